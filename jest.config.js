@@ -1,0 +1,30 @@
+/**
+ * One `npm test` runs three projects: unit specs next to the code, and the e2e specs twice,
+ * once against an embedded SQLite file and once against the local MariaDB. Every e2e file gets
+ * a throwaway database of its own (test/setup/test-database.ts).
+ */
+const tsJest = { '^.+\\.ts$': 'ts-jest' };
+
+const e2e = (dialect) => ({
+  displayName: `e2e-${dialect}`,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  transform: tsJest,
+  testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
+  globals: { TEST_DIALECT: dialect },
+});
+
+module.exports = {
+  testTimeout: 30000,
+  maxWorkers: 2,
+  projects: [
+    {
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: tsJest,
+      testEnvironment: 'node',
+    },
+    e2e('sqlite'),
+    e2e('mariadb'),
+  ],
+};

@@ -1,0 +1,33 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
+import { ClientsModule } from './clients/clients.module';
+import { BodyParsingMiddleware } from './common/body-parsing.middleware';
+import { CommonModule } from './common/common.module';
+import { EnvelopeInterceptor } from './common/envelope.interceptor';
+import { ErrorFilter } from './common/error.filter';
+import { createValidationPipe } from './common/validation.pipe';
+import { AppConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { ExpensesModule } from './expenses/expenses.module';
+
+const API_MODULES = [ClientsModule, ExpensesModule];
+
+@Module({
+  imports: [
+    AppConfigModule,
+    DatabaseModule,
+    CommonModule,
+    ...API_MODULES,
+    RouterModule.register([{ path: 'v1', children: API_MODULES }]),
+  ],
+  providers: [
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_FILTER, useClass: ErrorFilter },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+  ],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(BodyParsingMiddleware).forRoutes('{*path}');
+  }
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { DomainException } from '../common/domain.exception';
+import { Database } from '../database/database';
+import { ClientDetail, ClientListItem, toDetail, toListItem } from './clients.mapper';
+import { CreateClientDto } from './dto/create-client.dto';
+import { UpdateClientDto } from './dto/update-client.dto';
+import { Client } from './entities/client.entity';
+
+@Injectable()
+export class ClientsService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  list(): Promise<{ data: ClientListItem[] }> {
+    return this.database.read(async (manager) => {
+      const clients = await manager.find(Client, { order: { id: 'ASC' } });
+      return { data: clients.map(toListItem) };
+    });
+  }
+
+  get(id: number): Promise<{ data: ClientDetail[]; invoices: object[]; estimates: object[] }> {
+    return this.database.read(async (manager) => {
+      const client = await findLiveClient(manager, id);
+      // The invoices and estimates modules fill these in from their own tables.
+      return { data: [toDetail(client)], invoices: [], estimates: [] };
+    });
+  }
+
+  create(input: CreateClientDto): Promise<{ data: ClientDetail[] }> {
+    return this.database.transaction(async (manager) => {
+      const now = this.clock.now();
+      const client = manager.create(Client, {
+        names: input.names,
+        email: input.email ?? '',
+        phone: input.phone ?? '',
+        address: input.address ?? '',
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      await manager.insert(Client, client);
+      return { data: [toDetail(client)] };
+    });
+  }
+
+  update(id: number, input: UpdateClientDto): Promise<{ data: ClientDetail[] }> {
+    return this.database.transaction(async (manager) => {
+      const client = await findLiveClient(manager, id, this.database.lockForUpdate);
+      client.names = input.names;
+      client.email = input.email ?? client.email;
+      client.phone = input.phone ?? client.phone;
+      client.address = input.address ?? client.address;
+      client.updatedAt = this.clock.now();
+      await manager.save(client);
+      return { data: [toDetail(client)] };
+    });
+  }
+
+  archive(id: number): Promise<{ id: string }> {
+    return this.database.transaction(async (manager) => {
+      const client = await findLiveClient(manager, id, this.database.lockForUpdate);
+      await manager.update(Client, client.id, { deletedAt: this.clock.now() });
+      return { id: String(client.id) };
+    });
+  }
+}
+
+/** A live (not archived) client, or 404. */
+export async function findLiveClient(
+  manager: EntityManager,
+  id: number,
+  lock?: { mode: 'pessimistic_write' },
+): Promise<Client> {
+  const client = await manager.findOne(Client, { where: { id }, lock });
+  if (!client) throw DomainException.notFound('Client', String(id));
+  return client;
+}

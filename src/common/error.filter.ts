@@ -1,0 +1,115 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { MulterError } from 'multer';
+import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from './domain.exception';
+
+interface ErrorBody {
+  status: 'error';
+  message: string;
+  errors?: FieldErrors;
+}
+
+/** Driver error codes that mean "the database is not there", not "this request is wrong". */
+const DATABASE_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'SQLITE_BUSY',
+]);
+
+/** body-parser's error types and what the client did wrong. */
+const BODY_PARSER_ERRORS: Record<string, [number, string]> = {
+  'entity.parse.failed': [400, 'Malformed request body'],
+  'entity.too.large': [413, 'Request body is too large'],
+  'entity.verify.failed': [400, 'Malformed request body'],
+  'request.aborted': [400, 'Request body was not received in full'],
+  'request.size.invalid': [400, 'Request body length does not match Content-Length'],
+  'parameters.too.many': [413, 'Too many parameters in the request body'],
+  'charset.unsupported': [415, 'Unsupported charset'],
+  'encoding.unsupported': [415, 'Unsupported content encoding'],
+  'stream.encoding.set': [500, 'Internal server error'],
+};
+
+/**
+ * Turns every failure into the error envelope `{"status": "error", "message", "errors"?}`.
+ * Anything not recognised is a bug: it is logged and answered as a bare 500.
+ */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const [status, body] = this.describe(exception);
+    if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) {
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);
+    }
+    if (response.headersSent) return;
+    response.status(status).json(body);
+  }
+
+  private describe(exception: unknown): [number, ErrorBody] {
+    if (exception instanceof DomainException) {
+      const body: ErrorBody = { status: 'error', message: exception.message };
+      if (exception.errors) body.errors = exception.errors;
+      return [DOMAIN_ERROR_STATUS[exception.code], body];
+    }
+    if (exception instanceof MulterError) {
+      const status = exception.code.startsWith('LIMIT_') && exception.code !== 'LIMIT_UNEXPECTED_FILE' ? 413 : 400;
+      const message =
+        exception.code === 'LIMIT_UNEXPECTED_FILE' ? 'File uploads are not accepted' : exception.message;
+      return [status, { status: 'error', message }];
+    }
+    if (exception instanceof HttpException) {
+      return [exception.getStatus(), { status: 'error', message: httpExceptionMessage(exception) }];
+    }
+    const bodyParserError = describeBodyParserError(exception);
+    if (bodyParserError) return bodyParserError;
+    if (isDatabaseUnavailable(exception)) {
+      return [503, { status: 'error', message: 'Database unavailable, try again later' }];
+    }
+    return [500, { status: 'error', message: 'Internal server error' }];
+  }
+}
+
+function httpExceptionMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.join('; ');
+  return exception.message;
+}
+
+function describeBodyParserError(exception: unknown): [number, ErrorBody] | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const { type, status } = exception as { type?: unknown; status?: unknown };
+  if (typeof type === 'string' && type in BODY_PARSER_ERRORS) {
+    const [code, message] = BODY_PARSER_ERRORS[type];
+    return [code, { status: 'error', message }];
+  }
+  // Busboy (multipart) reports a truncated or broken form as a plain Error with a 4xx status.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return [status, { status: 'error', message: 'Malformed request body' }];
+  }
+  return null;
+}
+
+function isDatabaseUnavailable(exception: unknown): boolean {
+  const candidates = [exception, (exception as { driverError?: unknown })?.driverError];
+  return candidates.some((candidate) => {
+    const code = (candidate as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' && DATABASE_UNAVAILABLE.has(code);
+  });
+}

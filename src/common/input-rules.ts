@@ -1,0 +1,165 @@
+import { Transform } from 'class-transformer';
+import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isCurrencyCode, minorUnits } from './money/currency';
+import { Decimal, parseDecimal } from './money/decimal';
+import { MONEY_LIMIT } from './money/money';
+
+/*
+ * Property decorators for the inputs of CONTRACT.md: each pairs a transform (form fields
+ * arrive as text, JSON as numbers or text) with the rule that checks the transformed value.
+ */
+
+function rule(
+  name: string,
+  validate: (value: unknown, args: ValidationArguments) => boolean,
+  message: string | ((args: ValidationArguments) => string),
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message, ...options },
+      validator: { validate },
+    });
+}
+
+/** Text with surrounding white space removed; other types are left for the type check. */
+export function Trim(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+}
+
+interface DecimalBounds {
+  /** Smallest allowed value, inclusive unless `exclusiveMin`. */
+  min: string;
+  exclusiveMin?: boolean;
+  /** Largest allowed value, exclusive. */
+  below: string;
+  maxPlaces: number;
+}
+
+/** A number as a JSON number or numeric text, plain decimal notation, within bounds. */
+export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
+  const min = new Decimal(bounds.min);
+  const below = new Decimal(bounds.below);
+  const lowest = bounds.exclusiveMin ? `greater than ${bounds.min}` : `at least ${bounds.min}`;
+  const describe = `$property must be a number ${lowest} and below ${bounds.below}, with at most ${bounds.maxPlaces} decimals`;
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(target, propertyName);
+    rule(
+      'isDecimalInput',
+      (value) =>
+        value instanceof Decimal &&
+        (bounds.exclusiveMin ? value.gt(min) : value.gte(min)) &&
+        value.lt(below) &&
+        value.decimalPlaces() <= bounds.maxPlaces,
+      describe,
+    )(target, propertyName);
+  };
+}
+
+/**
+ * A money amount > 0, below 10^13, with at most the minor digits of the currency named by the
+ * sibling property (or of the fallback currency when that is absent).
+ */
+export function IsMoneyAmount(currencyProperty: string, fallbackCurrency?: () => string): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(target, propertyName);
+    rule(
+      'isMoneyAmount',
+      (value, args) => {
+        if (!(value instanceof Decimal) || value.lte(0) || value.gte(MONEY_LIMIT)) return false;
+        const currency = currencyOf(args, currencyProperty, fallbackCurrency);
+        return currency === null || value.decimalPlaces() <= minorUnits(currency);
+      },
+      (args) => {
+        const currency = currencyOf(args, currencyProperty, fallbackCurrency);
+        const places = currency === null ? '' : `, with at most ${minorUnits(currency)} decimals for ${currency}`;
+        return `$property must be a number greater than 0 and below 10000000000000${places}`;
+      },
+    )(target, propertyName);
+  };
+}
+
+function currencyOf(
+  args: ValidationArguments,
+  property: string,
+  fallback?: () => string,
+): string | null {
+  const value = (args.object as Record<string, unknown>)[property] ?? fallback?.();
+  return typeof value === 'string' && isCurrencyCode(value) ? value.toUpperCase() : null;
+}
+
+/** An active ISO 4217 code; lower case is accepted and upper-cased. */
+export function IsCurrencyInput(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toUpperCase() : value,
+    )(target, propertyName);
+    rule(
+      'isCurrencyInput',
+      (value) => typeof value === 'string' && isCurrencyCode(value),
+      '$property must be an active ISO 4217 currency code',
+    )(target, propertyName);
+  };
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const match = DATE_ONLY.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map((part) => parseInt(part, 10));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day
+  );
+}
+
+/** A real calendar date as YYYY-MM-DD. */
+export function IsDateInput(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    Trim()(target, propertyName);
+    rule('isDateInput', isCalendarDate, '$property must be a real date in the form YYYY-MM-DD')(
+      target,
+      propertyName,
+    );
+  };
+}
+
+/** One of a listed set, matched case-insensitively, stored in the listed spelling. */
+export function IsOneOf(allowed: readonly string[]): PropertyDecorator {
+  const canonical = new Map(allowed.map((value) => [value.toLowerCase(), value]));
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? (canonical.get(value.trim().toLowerCase()) ?? value) : value,
+    )(target, propertyName);
+    rule(
+      'isOneOf',
+      (value) => typeof value === 'string' && allowed.includes(value),
+      `$property must be one of: ${allowed.join(', ')}`,
+    )(target, propertyName);
+  };
+}
+
+/** `True`/`False`, `true`/`false` in any case, or a JSON boolean; kept as `True`/`False`. */
+export function IsTrueFalse(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) => {
+      if (typeof value === 'boolean') return value ? 'True' : 'False';
+      if (typeof value !== 'string') return value;
+      const lower = value.trim().toLowerCase();
+      return lower === 'true' ? 'True' : lower === 'false' ? 'False' : value;
+    })(target, propertyName);
+    rule(
+      'isTrueFalse',
+      (value) => value === 'True' || value === 'False',
+      '$property must be True or False',
+    )(target, propertyName);
+  };
+}

@@ -1,0 +1,22 @@
+import * as currencyCodes from 'currency-codes';
+
+/**
+ * Active ISO 4217 currencies and their minor units. Precious metals, bond units, the testing
+ * code and "no currency" (the Zz* pseudo-countries of the data set) are not money.
+ */
+const MINOR_UNITS: ReadonlyMap<string, number> = new Map(
+  currencyCodes.data
+    .filter((entry) => !entry.countries.some((country) => country.startsWith('Zz')))
+    .map((entry) => [entry.code, entry.digits]),
+);
+
+export function isCurrencyCode(code: string): boolean {
+  return MINOR_UNITS.has(code.toUpperCase());
+}
+
+/** Minor digits of a currency (JPY 0, USD 2, KWD 3). The code must be a valid one. */
+export function minorUnits(code: string): number {
+  const digits = MINOR_UNITS.get(code.toUpperCase());
+  if (digits === undefined) throw new Error(`Unknown currency ${code}`);
+  return digits;
+}

@@ -1,0 +1,57 @@
+import { Column, ColumnOptions, DeleteDateColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Decimal } from '../common/money/decimal';
+
+/*
+ * One decorator per kind of column, so entities say what a column holds and not how each
+ * dialect stores it. The schema itself comes from the per-dialect migrations: MySQL keeps
+ * DECIMAL and DATETIME columns, SQLite keeps decimals as TEXT (its NUMERIC affinity would turn
+ * them into binary floats) and datetimes as ISO text. Both drivers hand decimals back as text.
+ */
+
+const decimalTransformer = (scale: number) => ({
+  to: (value: Decimal | null | undefined): string | null | undefined =>
+    value instanceof Decimal ? value.toFixed(scale) : value,
+  from: (value: string | number | null): Decimal | null =>
+    value === null ? null : new Decimal(String(value)),
+});
+
+/** Exact decimal with 4 places: money, quantities, unit prices. */
+export function DecimalColumn(options: ColumnOptions & { precision?: number } = {}) {
+  return Column({
+    type: 'decimal',
+    precision: options.precision ?? 17,
+    scale: 4,
+    transformer: decimalTransformer(4),
+    ...options,
+  });
+}
+
+/** Auto-increment id, output as a string of digits. */
+export function IdColumn() {
+  return PrimaryGeneratedColumn({ type: 'int', unsigned: true });
+}
+
+/** A foreign key id. */
+export function ReferenceColumn(name: string) {
+  return Column({ name, type: 'int', unsigned: true });
+}
+
+/** Text that is never null: an optional input that was not given is ''. */
+export function TextColumn(options: ColumnOptions & { length?: number } = {}) {
+  return Column({ type: 'varchar', default: '', ...options });
+}
+
+/** A calendar date kept as 'YYYY-MM-DD' text in every dialect. */
+export function DateOnlyColumn(name: string) {
+  return Column({ name, type: 'date' });
+}
+
+/** A UTC instant, whole seconds. The service sets it; the database never defaults it. */
+export function TimestampColumn(name: string) {
+  return Column({ name, type: 'datetime' });
+}
+
+/** Archive marker: set on DELETE; TypeORM's finders leave archived rows out. */
+export function ArchivedAtColumn() {
+  return DeleteDateColumn({ name: 'deleted_at', type: 'datetime', nullable: true });
+}

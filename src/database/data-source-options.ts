@@ -1,0 +1,54 @@
+import { DataSourceOptions } from 'typeorm';
+import { MYSQL_MIGRATIONS } from './migrations/mysql';
+import { SQLITE_MIGRATIONS } from './migrations/sqlite';
+
+export type Dialect = 'mysql' | 'sqlite';
+
+/** Entities are listed by each feature module (autoLoadEntities); the CLI passes them here. */
+export function buildDataSourceOptions(
+  databaseUrl: string,
+  options: { logging?: boolean; entities?: DataSourceOptions['entities'] } = {},
+): DataSourceOptions {
+  const common = {
+    entities: options.entities ?? [],
+    synchronize: false,
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    logging: options.logging ? ('all' as const) : (['error'] as const as ['error']),
+  };
+  const scheme = databaseUrl.slice(0, databaseUrl.indexOf(':'));
+  if (scheme === 'sqlite') {
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: databaseUrl.slice('sqlite:'.length),
+      migrations: SQLITE_MIGRATIONS,
+      // WAL lets readers proceed while the single writer commits; writes are queued in-app.
+      enableWAL: true,
+      prepareDatabase: (db: { pragma(statement: string): unknown }) => {
+        db.pragma('busy_timeout = 5000');
+      },
+    };
+  }
+  if (scheme === 'mysql' || scheme === 'mariadb') {
+    return {
+      ...common,
+      // TypeORM's 'mysql' type writes generated-column DDL that MariaDB rejects.
+      type: scheme,
+      url: scheme === 'mariadb' ? `mysql${databaseUrl.slice('mariadb'.length)}` : databaseUrl,
+      migrations: MYSQL_MIGRATIONS,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      // DATE columns stay 'YYYY-MM-DD' text: no time zone can shift a calendar date.
+      dateStrings: ['DATE'],
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      extra: { connectionLimit: 10 },
+    };
+  }
+  throw new Error(`Unsupported DATABASE_URL scheme: ${scheme}`);
+}
+
+export function dialectOf(options: DataSourceOptions): Dialect {
+  return options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+}

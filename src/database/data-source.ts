@@ -1,0 +1,9 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { DEFAULT_DATABASE_URL } from '../config/app-config';
+import { validateEnvironment } from '../config/environment';
+import { buildDataSourceOptions } from './data-source-options';
+
+/** For the TypeORM CLI (`npm run migration:run`); the service itself runs migrations at start-up. */
+const env = validateEnvironment(process.env);
+export default new DataSource(buildDataSourceOptions(env.DATABASE_URL ?? DEFAULT_DATABASE_URL));

@@ -1,0 +1,4 @@
+import { ClientsAndExpenses1763800000000 } from './1763800000000-clients-and-expenses';
+
+/** Applied in this order; a new migration is appended, never inserted. */
+export const MYSQL_MIGRATIONS = [ClientsAndExpenses1763800000000];

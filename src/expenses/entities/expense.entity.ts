@@ -1,0 +1,46 @@
+import { Entity } from 'typeorm';
+import { Decimal } from '../../common/money/decimal';
+import {
+  ArchivedAtColumn,
+  DateOnlyColumn,
+  DecimalColumn,
+  IdColumn,
+  TextColumn,
+  TimestampColumn,
+} from '../../database/columns';
+
+@Entity('expenses')
+export class Expense {
+  @IdColumn()
+  id: number;
+
+  @TextColumn({ name: 'short_code', length: 8 })
+  shortCode: string;
+
+  @TextColumn({ length: 32 })
+  category: string;
+
+  @TextColumn({ length: 1000 })
+  description: string;
+
+  @DecimalColumn()
+  amount: Decimal;
+
+  @TextColumn({ length: 3 })
+  currency: string;
+
+  @TextColumn({ length: 255 })
+  vendor: string;
+
+  @DateOnlyColumn('issued_date')
+  issuedDate: string;
+
+  @TimestampColumn('created_at')
+  createdAt: Date;
+
+  @TimestampColumn('updated_at')
+  updatedAt: Date;
+
+  @ArchivedAtColumn()
+  deletedAt: Date | null;
+}

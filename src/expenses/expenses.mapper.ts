@@ -1,0 +1,32 @@
+import { formatTimestamp } from '../common/clock';
+import { formatMoney } from '../common/money/money';
+import { Expense } from './entities/expense.entity';
+
+export interface ExpenseOutput {
+  id: string;
+  short_code: string;
+  category: string;
+  description: string;
+  amount: string;
+  currency: string;
+  vendor: string;
+  issued_date: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The one shape of an expense, in lists, reads and write outputs alike. */
+export function toOutput(expense: Expense): ExpenseOutput {
+  return {
+    id: String(expense.id),
+    short_code: expense.shortCode,
+    category: expense.category,
+    description: expense.description,
+    amount: formatMoney(expense.amount, expense.currency),
+    currency: expense.currency,
+    vendor: expense.vendor,
+    issued_date: expense.issuedDate,
+    created_at: formatTimestamp(expense.createdAt),
+    updated_at: formatTimestamp(expense.updatedAt),
+  };
+}

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Expense } from './entities/expense.entity';
+import { ExpensesController } from './expenses.controller';
+import { ExpensesService } from './expenses.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Expense])],
+  controllers: [ExpensesController],
+  providers: [ExpensesService],
+})
+export class ExpensesModule {}

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { DomainException } from '../common/domain.exception';
+import { generateShortCode } from '../common/short-code';
+import { Database } from '../database/database';
+import { categorizeExpense } from './domain/expense-category';
+import { CreateExpenseDto } from './dto/create-expense.dto';
+import { UpdateExpenseDto } from './dto/update-expense.dto';
+import { Expense } from './entities/expense.entity';
+import { ExpenseOutput, toOutput } from './expenses.mapper';
+
+@Injectable()
+export class ExpensesService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  list(): Promise<{ data: ExpenseOutput[] }> {
+    return this.database.read(async (manager) => {
+      const expenses = await manager.find(Expense, { order: { id: 'ASC' } });
+      return { data: expenses.map(toOutput) };
+    });
+  }
+
+  get(id: number): Promise<{ expense: ExpenseOutput[] }> {
+    return this.database.read(async (manager) => {
+      const expense = await findLiveExpense(manager, id);
+      return { expense: [toOutput(expense)] };
+    });
+  }
+
+  create(input: CreateExpenseDto): Promise<{ expense: ExpenseOutput[] }> {
+    return this.database.transaction(async (manager) => {
+      const now = this.clock.now();
+      const vendor = input.vendor ?? '';
+      const expense = manager.create(Expense, {
+        shortCode: generateShortCode(),
+        category: categorizeExpense(input.description, vendor),
+        description: input.description,
+        amount: input.amount,
+        currency: input.currency,
+        vendor,
+        issuedDate: input.issue_date,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      await manager.insert(Expense, expense);
+      return { expense: [toOutput(expense)] };
+    });
+  }
+
+  update(id: number, input: UpdateExpenseDto): Promise<{ expense: ExpenseOutput[] }> {
+    return this.database.transaction(async (manager) => {
+      const expense = await findLiveExpense(manager, id, this.database.lockForUpdate);
+      expense.description = input.description;
+      expense.vendor = input.vendor ?? expense.vendor;
+      expense.category = categorizeExpense(expense.description, expense.vendor);
+      expense.amount = input.amount;
+      expense.currency = input.currency;
+      expense.issuedDate = input.issue_date;
+      expense.updatedAt = this.clock.now();
+      await manager.save(expense);
+      return { expense: [toOutput(expense)] };
+    });
+  }
+
+  archive(id: number): Promise<{ id: string }> {
+    return this.database.transaction(async (manager) => {
+      const expense = await findLiveExpense(manager, id, this.database.lockForUpdate);
+      await manager.update(Expense, expense.id, { deletedAt: this.clock.now() });
+      return { id: String(expense.id) };
+    });
+  }
+}
+
+async function findLiveExpense(
+  manager: EntityManager,
+  id: number,
+  lock?: { mode: 'pessimistic_write' },
+): Promise<Expense> {
+  const expense = await manager.findOne(Expense, { where: { id }, lock });
+  if (!expense) throw DomainException.notFound('Expense', String(id));
+  return expense;
+}

@@ -1,0 +1,16 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app.module';
+import { APP_OPTIONS } from './app.options';
+import { AppConfig } from './config/app-config';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create(AppModule, APP_OPTIONS);
+  app.enableShutdownHooks();
+  const config = app.get(AppConfig);
+  await app.listen(config.port, config.host);
+  Logger.log(`Listening on http://${config.host}:${config.port}/v1`, 'Bootstrap');
+}
+
+void bootstrap();

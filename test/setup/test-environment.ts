@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/*
+ * Runs before each e2e file is loaded: points the app's configuration at a database of the
+ * file's own. @nestjs/config reads the environment when AppModule is imported, so this has to
+ * happen before any import of the app.
+ */
+declare const TEST_DIALECT: 'sqlite' | 'mariadb';
+
+const suffix = randomBytes(6).toString('hex');
+if (TEST_DIALECT === 'sqlite') {
+  process.env.DATABASE_URL = `sqlite:${join(tmpdir(), `invoicing-test-${suffix}.sqlite`)}`;
+} else {
+  const server = process.env.TEST_MARIADB_URL ?? 'mariadb://root@127.0.0.1:3306';
+  process.env.DATABASE_URL = `${server}/invoicing_test_${suffix}`;
+}
+process.env.NODE_ENV = 'test';
