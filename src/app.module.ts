@@ -8,15 +8,18 @@ import { ErrorFilter } from './common/error.filter';
 import { createValidationPipe } from './common/validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DeliveryModule } from './delivery/delivery.module';
 import { ExpensesModule } from './expenses/expenses.module';
+import { InvoicesModule } from './invoices/invoices.module';
 
-const API_MODULES = [ClientsModule, ExpensesModule];
+const API_MODULES = [ClientsModule, InvoicesModule, ExpensesModule];
 
 @Module({
   imports: [
     AppConfigModule,
     DatabaseModule,
     CommonModule,
+    DeliveryModule,
     ...API_MODULES,
     RouterModule.register([{ path: 'v1', children: API_MODULES }]),
   ],

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
+import { InvoicesService } from '../invoices/invoices.service';
 import { ClientDetail, ClientListItem, toDetail, toListItem } from './clients.mapper';
 import { CreateClientDto } from './dto/create-client.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
@@ -13,20 +15,22 @@ export class ClientsService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly invoices: InvoicesService,
   ) {}
 
   list(): Promise<{ data: ClientListItem[] }> {
     return this.database.read(async (manager) => {
-      const clients = await manager.find(Client, { order: { id: 'ASC' } });
+      const clients = await manager.find(Client, { where: LIVE, order: { id: 'ASC' } });
       return { data: clients.map(toListItem) };
     });
   }
 
-  get(id: number): Promise<{ data: ClientDetail[]; invoices: object[]; estimates: object[] }> {
+  /** The client with its live invoices and estimates: three queries. */
+  get(id: number) {
     return this.database.read(async (manager) => {
       const client = await findLiveClient(manager, id);
-      // The invoices and estimates modules fill these in from their own tables.
-      return { data: [toDetail(client)], invoices: [], estimates: [] };
+      const invoices = await this.invoices.listForClient(manager, client.id);
+      return { data: [toDetail(client)], invoices, estimates: [] };
     });
   }
 
@@ -75,7 +79,7 @@ export async function findLiveClient(
   id: number,
   lock?: { mode: 'pessimistic_write' },
 ): Promise<Client> {
-  const client = await manager.findOne(Client, { where: { id }, lock });
+  const client = await manager.findOne(Client, { where: { id, ...LIVE }, lock });
   if (!client) throw DomainException.notFound('Client', String(id));
   return client;
 }

@@ -34,17 +34,19 @@ interface DecimalBounds {
   /** Smallest allowed value, inclusive unless `exclusiveMin`. */
   min: string;
   exclusiveMin?: boolean;
-  /** Largest allowed value, exclusive. */
-  below: string;
+  /** Largest allowed value, exclusive unless `inclusiveMax`. */
+  max: string;
+  inclusiveMax?: boolean;
   maxPlaces: number;
 }
 
 /** A number as a JSON number or numeric text, plain decimal notation, within bounds. */
 export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
   const min = new Decimal(bounds.min);
-  const below = new Decimal(bounds.below);
+  const max = new Decimal(bounds.max);
   const lowest = bounds.exclusiveMin ? `greater than ${bounds.min}` : `at least ${bounds.min}`;
-  const describe = `$property must be a number ${lowest} and below ${bounds.below}, with at most ${bounds.maxPlaces} decimals`;
+  const highest = bounds.inclusiveMax ? `at most ${bounds.max}` : `below ${bounds.max}`;
+  const describe = `$property must be a number ${lowest} and ${highest}, with at most ${bounds.maxPlaces} decimals`;
   return (target: object, propertyName: string | symbol) => {
     Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(target, propertyName);
     rule(
@@ -52,7 +54,7 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
       (value) =>
         value instanceof Decimal &&
         (bounds.exclusiveMin ? value.gt(min) : value.gte(min)) &&
-        value.lt(below) &&
+        (bounds.inclusiveMax ? value.lte(max) : value.lt(max)) &&
         value.decimalPlaces() <= bounds.maxPlaces,
       describe,
     )(target, propertyName);
@@ -112,7 +114,9 @@ export function isCalendarDate(value: unknown): value is string {
   const match = DATE_ONLY.exec(value);
   if (!match) return false;
   const [year, month, day] = match.slice(1).map((part) => parseInt(part, 10));
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return (
     year >= 1 &&
     date.getUTCFullYear() === year &&

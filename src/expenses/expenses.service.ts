@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { generateShortCode } from '../common/short-code';
+import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
 import { categorizeExpense } from './domain/expense-category';
 import { CreateExpenseDto } from './dto/create-expense.dto';
@@ -19,7 +20,7 @@ export class ExpensesService {
 
   list(): Promise<{ data: ExpenseOutput[] }> {
     return this.database.read(async (manager) => {
-      const expenses = await manager.find(Expense, { order: { id: 'ASC' } });
+      const expenses = await manager.find(Expense, { where: LIVE, order: { id: 'ASC' } });
       return { data: expenses.map(toOutput) };
     });
   }
@@ -81,7 +82,7 @@ async function findLiveExpense(
   id: number,
   lock?: { mode: 'pessimistic_write' },
 ): Promise<Expense> {
-  const expense = await manager.findOne(Expense, { where: { id }, lock });
+  const expense = await manager.findOne(Expense, { where: { id, ...LIVE }, lock });
   if (!expense) throw DomainException.notFound('Expense', String(id));
   return expense;
 }

@@ -1,0 +1,63 @@
+import { LosslessNumber } from 'lossless-json';
+import { formatTimestamp } from '../common/clock';
+import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
+import { DocumentLineItemRecord, DocumentRecord, DocumentSendLogRecord } from './entities/document-columns';
+
+/*
+ * Output pieces that invoices and estimates share. Each resource's mapper composes them in
+ * the specification's key order.
+ */
+
+export function customerFields(record: DocumentRecord) {
+  return {
+    customer_id: String(record.clientId),
+    customer_name: record.customerName,
+    customer_phone: record.customerPhone,
+    customer_address: record.customerAddress,
+  };
+}
+
+export function pricingFields(record: DocumentRecord): {
+  currency: string;
+  tax_rate: LosslessNumber;
+  tax_amount: LosslessNumber;
+  sub_total: LosslessNumber;
+  total: LosslessNumber;
+} {
+  return {
+    currency: record.currency,
+    tax_rate: jsonNumber(record.taxRate),
+    tax_amount: jsonMoney(record.taxAmount, record.currency),
+    sub_total: jsonMoney(record.subTotal, record.currency),
+    total: jsonMoney(record.total, record.currency),
+  };
+}
+
+export function dateFields(record: DocumentRecord) {
+  return { issue_date: record.issueDate, due_date: record.dueDate, note: record.note };
+}
+
+export function timestampFields(record: DocumentRecord) {
+  return {
+    created_at: formatTimestamp(record.createdAt),
+    updated_at: formatTimestamp(record.updatedAt),
+  };
+}
+
+/** A line as add and update answer it: no amount. */
+export function toLineItemWrite(line: DocumentLineItemRecord, currency: string) {
+  return {
+    description: line.description,
+    quantity: jsonNumber(line.quantity),
+    rate: formatRate(line.rate, currency),
+  };
+}
+
+/** A line as a read answers it, with its amount. */
+export function toLineItemRead(line: DocumentLineItemRecord, currency: string) {
+  return { ...toLineItemWrite(line, currency), amount: formatMoney(line.amount, currency) };
+}
+
+export function toSendLogEntry(entry: DocumentSendLogRecord) {
+  return { email: entry.email, date: formatTimestamp(entry.sentAt) };
+}

@@ -1,0 +1,43 @@
+import { applyDecorators } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsString,
+  Length,
+  ValidateNested,
+} from 'class-validator';
+import { Decimal } from '../../common/money/decimal';
+import { IsDecimalInput, Trim } from '../../common/input-rules';
+
+/** One line of an invoice or an estimate. */
+export class LineItemDto {
+  @IsDefined({ message: 'description is required' })
+  @IsString()
+  @Trim()
+  @Length(1, 1000, { message: 'description must be 1 to 1000 characters' })
+  description: string;
+
+  @IsDefined({ message: 'quantity is required' })
+  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '1e13', maxPlaces: 4 })
+  quantity: Decimal;
+
+  @IsDefined({ message: 'rate is required' })
+  @IsDecimalInput({ min: '0', max: '1e13', maxPlaces: 4 })
+  rate: Decimal;
+}
+
+export const MAX_LINE_ITEMS = 500;
+
+/** An `items` parameter: 1 to 500 valid line items, kept in input order. */
+export function LineItems(): PropertyDecorator {
+  return applyDecorators(
+    IsArray({ message: 'items must be an array of line items' }),
+    ArrayMinSize(1, { message: 'items must hold at least one line item' }),
+    ArrayMaxSize(MAX_LINE_ITEMS, { message: `items must hold at most ${MAX_LINE_ITEMS} line items` }),
+    ValidateNested({ each: true }),
+    Type(() => LineItemDto),
+  );
+}
