@@ -9,10 +9,11 @@ import { createValidationPipe } from './common/validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
+import { EstimatesModule } from './estimates/estimates.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { InvoicesModule } from './invoices/invoices.module';
 
-const API_MODULES = [ClientsModule, InvoicesModule, ExpensesModule];
+const API_MODULES = [ClientsModule, InvoicesModule, EstimatesModule, ExpensesModule];
 
 @Module({
   imports: [

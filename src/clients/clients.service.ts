@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
+import { EstimatesService } from '../estimates/estimates.service';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ClientDetail, ClientListItem, toDetail, toListItem } from './clients.mapper';
 import { CreateClientDto } from './dto/create-client.dto';
@@ -16,6 +17,7 @@ export class ClientsService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly invoices: InvoicesService,
+    private readonly estimates: EstimatesService,
   ) {}
 
   list(): Promise<{ data: ClientListItem[] }> {
@@ -30,7 +32,8 @@ export class ClientsService {
     return this.database.read(async (manager) => {
       const client = await findLiveClient(manager, id);
       const invoices = await this.invoices.listForClient(manager, client.id);
-      return { data: [toDetail(client)], invoices, estimates: [] };
+      const estimates = await this.estimates.listForClient(manager, client.id);
+      return { data: [toDetail(client)], invoices, estimates };
     });
   }
 

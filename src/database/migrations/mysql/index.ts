@@ -1,5 +1,10 @@
 import { ClientsAndExpenses1763800000000 } from './1763800000000-clients-and-expenses';
 import { Invoices1763900000000 } from './1763900000000-invoices';
+import { Estimates1764000000000 } from './1764000000000-estimates';
 
 /** Applied in this order; a new migration is appended, never inserted. */
-export const MYSQL_MIGRATIONS = [ClientsAndExpenses1763800000000, Invoices1763900000000];
+export const MYSQL_MIGRATIONS = [
+  ClientsAndExpenses1763800000000,
+  Invoices1763900000000,
+  Estimates1764000000000,
+];
