@@ -65,7 +65,9 @@ export class BodyParsingMiddleware implements NestMiddleware {
 
 function hasBody(request: Request): boolean {
   const length = request.headers['content-length'];
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return (
+    request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+  );
 }
 
 function parseJsonText(request: Request, _response: Response, next: NextFunction): void {

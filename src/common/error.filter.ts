@@ -1,11 +1,4 @@
-import {
-  ArgumentsHost,
-  Catch,
-  ExceptionFilter,
-  HttpException,
-  HttpStatus,
-  Logger,
-} from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { MulterError } from 'multer';
 import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from './domain.exception';
@@ -52,8 +45,10 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     const [status, body] = this.describe(exception);
-    if (status >= 500 && status !== HttpStatus.SERVICE_UNAVAILABLE) {
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : exception);
+    if (status >= 500 && status !== 503) {
+      this.logger.error(
+        exception instanceof Error ? (exception.stack ?? exception.message) : exception,
+      );
     }
     if (response.headersSent) return;
     response.status(status).json(body);
@@ -66,9 +61,14 @@ export class ErrorFilter implements ExceptionFilter {
       return [DOMAIN_ERROR_STATUS[exception.code], body];
     }
     if (exception instanceof MulterError) {
-      const status = exception.code.startsWith('LIMIT_') && exception.code !== 'LIMIT_UNEXPECTED_FILE' ? 413 : 400;
+      const status =
+        exception.code.startsWith('LIMIT_') && exception.code !== 'LIMIT_UNEXPECTED_FILE'
+          ? 413
+          : 400;
       const message =
-        exception.code === 'LIMIT_UNEXPECTED_FILE' ? 'File uploads are not accepted' : exception.message;
+        exception.code === 'LIMIT_UNEXPECTED_FILE'
+          ? 'File uploads are not accepted'
+          : exception.message;
       return [status, { status: 'error', message }];
     }
     if (exception instanceof HttpException) {

@@ -27,7 +27,9 @@ function rule(
 
 /** Text with surrounding white space removed; other types are left for the type check. */
 export function Trim(): PropertyDecorator {
-  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.trim() : value,
+  );
 }
 
 interface DecimalBounds {
@@ -48,7 +50,10 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
   const highest = bounds.inclusiveMax ? `at most ${bounds.max}` : `below ${bounds.max}`;
   const describe = `$property must be a number ${lowest} and ${highest}, with at most ${bounds.maxPlaces} decimals`;
   return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(target, propertyName);
+    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(
+      target,
+      propertyName,
+    );
     rule(
       'isDecimalInput',
       (value) =>
@@ -65,9 +70,15 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
  * A money amount > 0, below 10^13, with at most the minor digits of the currency named by the
  * sibling property (or of the fallback currency when that is absent).
  */
-export function IsMoneyAmount(currencyProperty: string, fallbackCurrency?: () => string): PropertyDecorator {
+export function IsMoneyAmount(
+  currencyProperty: string,
+  fallbackCurrency?: () => string,
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(target, propertyName);
+    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(
+      target,
+      propertyName,
+    );
     rule(
       'isMoneyAmount',
       (value, args) => {
@@ -77,7 +88,10 @@ export function IsMoneyAmount(currencyProperty: string, fallbackCurrency?: () =>
       },
       (args) => {
         const currency = currencyOf(args, currencyProperty, fallbackCurrency);
-        const places = currency === null ? '' : `, with at most ${minorUnits(currency)} decimals for ${currency}`;
+        const places =
+          currency === null
+            ? ''
+            : `, with at most ${minorUnits(currency)} decimals for ${currency}`;
         return `$property must be a number greater than 0 and below 10000000000000${places}`;
       },
     )(target, propertyName);
@@ -129,10 +143,11 @@ export function isCalendarDate(value: unknown): value is string {
 export function IsDateInput(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     Trim()(target, propertyName);
-    rule('isDateInput', isCalendarDate, '$property must be a real date in the form YYYY-MM-DD')(
-      target,
-      propertyName,
-    );
+    rule(
+      'isDateInput',
+      isCalendarDate,
+      '$property must be a real date in the form YYYY-MM-DD',
+    )(target, propertyName);
   };
 }
 

@@ -12,7 +12,10 @@ export const RequestInput = createParamDecorator((_: unknown, context: Execution
   const query =
     queryStart < 0
       ? {}
-      : parse(request.originalUrl.slice(queryStart + 1), { arrayLimit: 500, parameterLimit: 10_000 });
+      : parse(request.originalUrl.slice(queryStart + 1), {
+          arrayLimit: 500,
+          parameterLimit: 10_000,
+        });
   const body: unknown = request.body;
   const bodyFields = typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {};
   return { ...query, ...bodyFields };

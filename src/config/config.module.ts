@@ -5,7 +5,9 @@ import { validateEnvironment } from './environment';
 
 @Global()
 @Module({
-  imports: [ConfigModule.forRoot({ validate: validateEnvironment, ignoreEnvFile: true, cache: true })],
+  imports: [
+    ConfigModule.forRoot({ validate: validateEnvironment, ignoreEnvFile: true, cache: true }),
+  ],
   providers: [AppConfig],
   exports: [AppConfig],
 })

@@ -14,7 +14,7 @@ export function buildDataSourceOptions(
     synchronize: false,
     migrationsRun: true,
     migrationsTransactionMode: 'each' as const,
-    logging: options.logging ? ('all' as const) : (['error'] as const as ['error']),
+    logging: options.logging ? ('all' as const) : (['error'] as ['error']),
   };
   const scheme = databaseUrl.slice(0, databaseUrl.indexOf(':'));
   if (scheme === 'sqlite') {

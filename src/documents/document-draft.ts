@@ -46,7 +46,9 @@ export async function draftDocument(
   existing: ExistingDocument | null,
   defaults: DraftDefaults,
 ): Promise<DocumentDraft> {
-  const client = await manager.findOne(Client, { where: { id: parseInt(input.client, 10), ...LIVE } });
+  const client = await manager.findOne(Client, {
+    where: { id: parseInt(input.client, 10), ...LIVE },
+  });
   if (!client) {
     throw new DomainException('UNKNOWN_CLIENT', `Client ${input.client} does not exist`, {
       client: [`client ${input.client} does not exist or is archived`],
@@ -54,7 +56,8 @@ export async function draftDocument(
   }
   const stored = existing?.record;
   const issueDate = input.issue_date ?? stored?.issueDate ?? defaults.today;
-  const dueDate = input.due_date ?? (input.issue_date === undefined ? stored?.dueDate : undefined) ?? issueDate;
+  const dueDate =
+    input.due_date ?? (input.issue_date === undefined ? stored?.dueDate : undefined) ?? issueDate;
   if (dueDate < issueDate) {
     throw DomainException.invalidField('due_date', 'due_date must not be before issue_date');
   }
@@ -67,7 +70,9 @@ export async function draftDocument(
     throw new DomainException(
       'VALIDATION_FAILED',
       'The given data was invalid',
-      Object.fromEntries(overLimit.map((field) => [field, [`${field} must be below 10000000000000`]])),
+      Object.fromEntries(
+        overLimit.map((field) => [field, [`${field} must be below 10000000000000`]]),
+      ),
     );
   }
   return {

@@ -6,12 +6,20 @@ import { Database, isUniqueViolation } from '../database/database';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { PricedLine } from './domain/document-totals';
 import { SendDocumentDto } from './dto/send-document.dto';
-import { DocumentLineItemRecord, DocumentRecord, DocumentSendLogRecord } from './entities/document-columns';
+import {
+  DocumentLineItemRecord,
+  DocumentRecord,
+  DocumentSendLogRecord,
+} from './entities/document-columns';
 
 type Constructor<T> = new () => T;
 
 /** What tells an invoice from an estimate as far as storage goes. */
-export interface DocumentKind<D extends DocumentRecord, L extends DocumentLineItemRecord, S extends DocumentSendLogRecord> {
+export interface DocumentKind<
+  D extends DocumentRecord,
+  L extends DocumentLineItemRecord,
+  S extends DocumentSendLogRecord,
+> {
   /** 'invoice' or 'estimate': messages, delivery. */
   name: 'invoice' | 'estimate';
   document: Constructor<D>;
@@ -31,7 +39,11 @@ export interface DocumentKind<D extends DocumentRecord, L extends DocumentLineIt
  * Storage that invoices and estimates share: live lookups, lines in input order, the send
  * log, archive, and the live-number uniqueness guard. One instance per kind of document.
  */
-export class DocumentStore<D extends DocumentRecord, L extends DocumentLineItemRecord, S extends DocumentSendLogRecord> {
+export class DocumentStore<
+  D extends DocumentRecord,
+  L extends DocumentLineItemRecord,
+  S extends DocumentSendLogRecord,
+> {
   constructor(
     private readonly kind: DocumentKind<D, L, S>,
     private readonly database: Database,
@@ -86,16 +98,35 @@ export class DocumentStore<D extends DocumentRecord, L extends DocumentLineItemR
   }
 
   /** Lines are rewritten even when `items` was left out: a new currency re-rounds them. */
-  async replaceLines(manager: EntityManager, documentId: number, lines: PricedLine[]): Promise<L[]> {
-    await manager.delete(this.kind.lineItem, this.childrenOf(documentId) as never);
+  async replaceLines(
+    manager: EntityManager,
+    documentId: number,
+    lines: PricedLine[],
+  ): Promise<L[]> {
+    await manager.delete(this.kind.lineItem, this.childrenOf(documentId));
     return this.insertLines(manager, documentId, lines);
   }
 
+  /** Inserts a new document row (its id is set on it) under the live-number guard. */
+  insert(manager: EntityManager, document: D): Promise<void> {
+    return this.guardNumber(manager, document, () =>
+      manager.insert(this.kind.document, document as never),
+    );
+  }
+
+  /** Writes every column of a loaded document but its id and creation time. */
+  update(manager: EntityManager, document: D): Promise<void> {
+    const { id, createdAt: _createdAt, ...columns } = document;
+    return this.guardNumber(manager, document, () =>
+      manager.update(this.kind.document, id, columns as never),
+    );
+  }
+
   /**
-   * Inserts or updates a document row; a clash on the live-number unique index (a concurrent
-   * request took the number) answers 409. A friendly check first spares the round trip.
+   * A clash on the live-number unique index (a concurrent request took the number) answers
+   * 409; a friendly check first answers the common case without a failed write.
    */
-  async writeGuarded(
+  private async guardNumber(
     manager: EntityManager,
     document: D,
     write: () => Promise<unknown>,
@@ -151,9 +182,15 @@ export class DocumentStore<D extends DocumentRecord, L extends DocumentLineItemR
 
   private duplicateNumber(number: string): DomainException {
     const label = capitalised(this.kind.name);
-    return new DomainException(this.kind.duplicateNumberCode, `${label} number ${number} is already in use`, {
-      [this.kind.numberParam]: [`${this.kind.numberParam} is already used by another ${this.kind.name}`],
-    });
+    return new DomainException(
+      this.kind.duplicateNumberCode,
+      `${label} number ${number} is already in use`,
+      {
+        [this.kind.numberParam]: [
+          `${this.kind.numberParam} is already used by another ${this.kind.name}`,
+        ],
+      },
+    );
   }
 }
 

@@ -1,7 +1,11 @@
 import { LosslessNumber } from 'lossless-json';
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
-import { DocumentLineItemRecord, DocumentRecord, DocumentSendLogRecord } from './entities/document-columns';
+import {
+  DocumentLineItemRecord,
+  DocumentRecord,
+  DocumentSendLogRecord,
+} from './entities/document-columns';
 
 /*
  * Output pieces that invoices and estimates share. Each resource's mapper composes them in

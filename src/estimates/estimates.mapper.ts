@@ -38,7 +38,11 @@ export function toClientListItem(estimate: Estimate) {
 }
 
 /** `GET /estimate/{id}`: lines with amounts and the send log. */
-export function toDetail(estimate: Estimate, lines: EstimateLineItem[], sends: EstimateSendLogEntry[]) {
+export function toDetail(
+  estimate: Estimate,
+  lines: EstimateLineItem[],
+  sends: EstimateSendLogEntry[],
+) {
   return {
     estimate: [estimateFields(estimate, 'reference_no')],
     items: lines.map((line) => toLineItemRead(line, estimate.currency)),

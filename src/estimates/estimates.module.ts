@@ -8,7 +8,10 @@ import { EstimatesController } from './estimates.controller';
 import { EstimatesService } from './estimates.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Estimate, EstimateLineItem, EstimateSendLogEntry]), InvoicesModule],
+  imports: [
+    TypeOrmModule.forFeature([Estimate, EstimateLineItem, EstimateSendLogEntry]),
+    InvoicesModule,
+  ],
   controllers: [EstimatesController],
   providers: [EstimatesService],
   exports: [EstimatesService],

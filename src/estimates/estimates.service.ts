@@ -81,7 +81,7 @@ export class EstimatesService {
         deletedAt: null,
       });
       applyDraft(estimate, draft);
-      await this.store.writeGuarded(manager, estimate, () => manager.insert(Estimate, estimate));
+      await this.store.insert(manager, estimate);
       const lines = await this.store.insertLines(manager, estimate.id, draft.lines);
       return toWriteResult(estimate, lines);
     });
@@ -97,7 +97,7 @@ export class EstimatesService {
       estimate.estimateNo = input.estimate_no;
       if (input.accepted !== undefined) estimate.accepted = input.accepted === 'True';
       estimate.updatedAt = this.clock.now();
-      await this.store.writeGuarded(manager, estimate, () => manager.update(Estimate, id, estimateRow(estimate)));
+      await this.store.update(manager, estimate);
       const lines = await this.store.replaceLines(manager, id, draft.lines);
       return toWriteResult(estimate, lines);
     });
@@ -159,10 +159,4 @@ export class EstimatesService {
   private draftDefaults() {
     return { currency: this.config.defaultCurrency, today: this.clock.today() };
   }
-}
-
-/** The columns an update writes: all but the id and the creation time. */
-function estimateRow(estimate: Estimate): Partial<Estimate> {
-  const { id: _id, createdAt: _createdAt, ...row } = estimate;
-  return row;
 }

@@ -27,7 +27,10 @@ function invoiceFields(invoice: Invoice) {
     payment_status: invoice.paymentStatus,
     ...pricingFields(invoice),
     amount_paid: formatMoney(invoice.amountPaid, invoice.currency),
-    outstanding_balance: formatMoney(outstandingBalance(invoice.total, invoice.amountPaid), invoice.currency),
+    outstanding_balance: formatMoney(
+      outstandingBalance(invoice.total, invoice.amountPaid),
+      invoice.currency,
+    ),
     ...dateFields(invoice),
   };
 }

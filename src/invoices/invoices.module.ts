@@ -8,7 +8,9 @@ import { InvoicesController } from './invoices.controller';
 import { InvoicesService } from './invoices.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Invoice, InvoiceLineItem, InvoicePayment, InvoiceSendLogEntry])],
+  imports: [
+    TypeOrmModule.forFeature([Invoice, InvoiceLineItem, InvoicePayment, InvoiceSendLogEntry]),
+  ],
   controllers: [InvoicesController],
   providers: [InvoicesService],
   exports: [InvoicesService],

@@ -76,7 +76,10 @@ export class InvoicesService {
     return this.database.read(async (manager) => {
       const invoice = await this.store.findLive(manager, id);
       const lines = await this.store.lines(manager, id);
-      const payments = await manager.find(InvoicePayment, { where: { invoiceId: id }, order: { id: 'ASC' } });
+      const payments = await manager.find(InvoicePayment, {
+        where: { invoiceId: id },
+        order: { id: 'ASC' },
+      });
       const sends = await this.store.sendLog(manager, id);
       return toDetail(invoice, lines, payments, sends);
     });
@@ -108,7 +111,7 @@ export class InvoicesService {
       deletedAt: null,
     });
     applyDraft(invoice, draft);
-    await this.store.writeGuarded(manager, invoice, () => manager.insert(Invoice, invoice));
+    await this.store.insert(manager, invoice);
     const lines = await this.store.insertLines(manager, invoice.id, draft.lines);
     return toWriteResult(invoice, lines);
   }
@@ -120,7 +123,10 @@ export class InvoicesService {
       const existing = { record: invoice, lines: storedLines };
       const draft = await draftDocument(manager, input, existing, this.draftDefaults());
       if (draft.currency !== invoice.currency && invoice.amountPaid.gt(0)) {
-        throw DomainException.invalidField('currency', 'currency cannot change once payments are recorded');
+        throw DomainException.invalidField(
+          'currency',
+          'currency cannot change once payments are recorded',
+        );
       }
       if (draft.total.lt(invoice.amountPaid)) {
         const total = formatMoney(draft.total, draft.currency);
@@ -134,7 +140,7 @@ export class InvoicesService {
       invoice.invoiceNo = input.invoice_no;
       invoice.paymentStatus = input.payment_status;
       invoice.updatedAt = this.clock.now();
-      await this.store.writeGuarded(manager, invoice, () => manager.update(Invoice, id, invoiceRow(invoice)));
+      await this.store.update(manager, invoice);
       const lines = await this.store.replaceLines(manager, id, draft.lines);
       return toWriteResult(invoice, lines);
     });
@@ -154,12 +160,21 @@ export class InvoicesService {
           `amount_paid must have at most ${digits} decimals for ${invoice.currency}`,
         );
       }
-      const decision = applyPayment(invoice.total, invoice.amountPaid, input.amount_paid, invoice.paymentStatus);
+      const decision = applyPayment(
+        invoice.total,
+        invoice.amountPaid,
+        input.amount_paid,
+        invoice.paymentStatus,
+      );
       if (!decision.accepted) {
         const outstanding = formatMoney(decision.outstanding, invoice.currency);
-        throw new DomainException('INVOICE_OVERPAID', `The payment exceeds the outstanding balance of ${outstanding}`, {
-          amount_paid: [`amount_paid must not exceed the outstanding balance ${outstanding}`],
-        });
+        throw new DomainException(
+          'INVOICE_OVERPAID',
+          `The payment exceeds the outstanding balance of ${outstanding}`,
+          {
+            amount_paid: [`amount_paid must not exceed the outstanding balance ${outstanding}`],
+          },
+        );
       }
       const now = this.clock.now();
       const payment = manager.create(InvoicePayment, {
@@ -178,7 +193,9 @@ export class InvoicesService {
         updatedAt: now,
       });
       const amount = formatMoney(input.amount_paid, invoice.currency);
-      return { message: `Payment of ${amount} ${invoice.currency} recorded for invoice ${invoice.invoiceNo}` };
+      return {
+        message: `Payment of ${amount} ${invoice.currency} recorded for invoice ${invoice.invoiceNo}`,
+      };
     });
   }
 
@@ -204,10 +221,4 @@ export class InvoicesService {
   private draftDefaults() {
     return { currency: this.config.defaultCurrency, today: this.clock.today() };
   }
-}
-
-/** The columns an update writes: all but the id and the creation time. */
-function invoiceRow(invoice: Invoice): Partial<Invoice> {
-  const { id: _id, createdAt: _createdAt, ...row } = invoice;
-  return row;
 }

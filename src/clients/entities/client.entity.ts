@@ -1,10 +1,5 @@
 import { Entity } from 'typeorm';
-import {
-  ArchivedAtColumn,
-  IdColumn,
-  TextColumn,
-  TimestampColumn,
-} from '../../database/columns';
+import { ArchivedAtColumn, IdColumn, TextColumn, TimestampColumn } from '../../database/columns';
 
 @Entity('clients')
 export class Client {

@@ -23,7 +23,11 @@ describe('priceDocument', () => {
   });
 
   it('rounds tax once, on the sub-total', () => {
-    const totals = priceDocument([line('1', '10.00'), line('1', '10.05')], new Decimal('7.5'), 'USD');
+    const totals = priceDocument(
+      [line('1', '10.00'), line('1', '10.05')],
+      new Decimal('7.5'),
+      'USD',
+    );
     // 20.05 × 7.5% = 1.50375 → 1.50
     expect(totals.taxAmount.toFixed(2)).toBe('1.50');
     expect(totals.total.toFixed(2)).toBe('21.55');
@@ -43,11 +47,17 @@ describe('priceDocument', () => {
     // 9999999899999.00000001: seventeen significant digits, beyond a double.
     expect(totals.lines[0].amount.toFixed(2)).toBe('9999999899999.00');
     // 7 × 1.005 = 7.035 exactly; as binary floats it is 7.0349999… and rounds down.
-    expect(priceDocument([line('7', '1.0050')], new Decimal(0), 'USD').total.toFixed(2)).toBe('7.04');
+    expect(priceDocument([line('7', '1.0050')], new Decimal(0), 'USD').total.toFixed(2)).toBe(
+      '7.04',
+    );
   });
 
   it('reports money values that reach 10^13', () => {
-    const totals = priceDocument([line('1', '9999999999999'), line('1', '1')], new Decimal(0), 'USD');
+    const totals = priceDocument(
+      [line('1', '9999999999999'), line('1', '1')],
+      new Decimal(0),
+      'USD',
+    );
     expect(moneyOverLimit(totals)).toEqual(['total']);
     const huge = priceDocument([line('100000', '100000000')], new Decimal(0), 'USD');
     expect(moneyOverLimit(huge)).toEqual(['items.0.amount', 'total']);

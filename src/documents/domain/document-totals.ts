@@ -21,7 +21,11 @@ export interface DocumentTotals {
 }
 
 /** Each line's amount is rounded on its own; tax is rounded once, on the sub-total. */
-export function priceDocument(lines: LineInput[], taxRate: Decimal, currency: string): DocumentTotals {
+export function priceDocument(
+  lines: LineInput[],
+  taxRate: Decimal,
+  currency: string,
+): DocumentTotals {
   const priced = lines.map((line) => ({
     ...line,
     amount: roundMoney(line.quantity.times(line.rate), currency),

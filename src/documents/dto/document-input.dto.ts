@@ -1,11 +1,5 @@
 import { Transform } from 'class-transformer';
-import {
-  IsDefined,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { IsDefined, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { Decimal } from '../../common/money/decimal';
 import { IsCurrencyInput, IsDateInput, IsDecimalInput, Trim } from '../../common/input-rules';
 import { LineItemDto, LineItems } from './line-item.dto';

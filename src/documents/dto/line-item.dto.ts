@@ -36,7 +36,9 @@ export function LineItems(): PropertyDecorator {
   return applyDecorators(
     IsArray({ message: 'items must be an array of line items' }),
     ArrayMinSize(1, { message: 'items must hold at least one line item' }),
-    ArrayMaxSize(MAX_LINE_ITEMS, { message: `items must hold at most ${MAX_LINE_ITEMS} line items` }),
+    ArrayMaxSize(MAX_LINE_ITEMS, {
+      message: `items must hold at most ${MAX_LINE_ITEMS} line items`,
+    }),
     ValidateNested({ each: true }),
     Type(() => LineItemDto),
   );

@@ -4,7 +4,13 @@ import { outstandingBalance } from '../../documents/domain/document-totals';
 export const PAYMENT_STATUSES = ['Paid', 'Not Paid'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export const PAYMENT_METHODS = ['Cash', 'Bank Transfer', 'Cheque', 'Credit Card', 'Others'] as const;
+export const PAYMENT_METHODS = [
+  'Cash',
+  'Bank Transfer',
+  'Cheque',
+  'Credit Card',
+  'Others',
+] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const DEFAULT_PAYMENT_METHOD: PaymentMethod = 'Others';
 
@@ -28,5 +34,9 @@ export function applyPayment(
   if (payment.gt(outstanding)) return { accepted: false, outstanding };
   const newAmountPaid = amountPaid.plus(payment);
   const settled = outstandingBalance(total, newAmountPaid).lte(0);
-  return { accepted: true, amountPaid: newAmountPaid, paymentStatus: settled ? 'Paid' : currentStatus };
+  return {
+    accepted: true,
+    amountPaid: newAmountPaid,
+    paymentStatus: settled ? 'Paid' : currentStatus,
+  };
 }

@@ -45,7 +45,9 @@ export class Invoices1763900000000 implements MigrationInterface {
         rate TEXT NOT NULL,
         amount TEXT NOT NULL
       )`);
-    await runner.query('CREATE INDEX idx_invoice_line_items_invoice ON invoice_line_items (invoice_id, position)');
+    await runner.query(
+      'CREATE INDEX idx_invoice_line_items_invoice ON invoice_line_items (invoice_id, position)',
+    );
     await runner.query(`
       CREATE TABLE invoice_payments (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -57,8 +59,12 @@ export class Invoices1763900000000 implements MigrationInterface {
         payment_date TEXT NOT NULL,
         created_at TEXT NOT NULL
       )`);
-    await runner.query('CREATE UNIQUE INDEX uq_invoice_payments_reference ON invoice_payments (reference)');
-    await runner.query('CREATE INDEX idx_invoice_payments_invoice ON invoice_payments (invoice_id, id)');
+    await runner.query(
+      'CREATE UNIQUE INDEX uq_invoice_payments_reference ON invoice_payments (reference)',
+    );
+    await runner.query(
+      'CREATE INDEX idx_invoice_payments_invoice ON invoice_payments (invoice_id, id)',
+    );
     await runner.query(`
       CREATE TABLE invoice_send_log (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -67,7 +73,9 @@ export class Invoices1763900000000 implements MigrationInterface {
         phone TEXT NOT NULL DEFAULT '',
         sent_at TEXT NOT NULL
       )`);
-    await runner.query('CREATE INDEX idx_invoice_send_log_invoice ON invoice_send_log (invoice_id, id)');
+    await runner.query(
+      'CREATE INDEX idx_invoice_send_log_invoice ON invoice_send_log (invoice_id, id)',
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

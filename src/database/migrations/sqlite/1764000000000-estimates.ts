@@ -33,7 +33,9 @@ export class Estimates1764000000000 implements MigrationInterface {
     await runner.query(
       'CREATE UNIQUE INDEX uq_estimates_live_estimate_no ON estimates (estimate_no) WHERE deleted_at IS NULL',
     );
-    await runner.query('CREATE UNIQUE INDEX uq_estimates_converted_invoice ON estimates (converted_invoice_id)');
+    await runner.query(
+      'CREATE UNIQUE INDEX uq_estimates_converted_invoice ON estimates (converted_invoice_id)',
+    );
     await runner.query('CREATE INDEX idx_estimates_client ON estimates (client_id, deleted_at)');
     await runner.query('CREATE INDEX idx_estimates_deleted_at ON estimates (deleted_at, id)');
     await runner.query(`
@@ -46,7 +48,9 @@ export class Estimates1764000000000 implements MigrationInterface {
         rate TEXT NOT NULL,
         amount TEXT NOT NULL
       )`);
-    await runner.query('CREATE INDEX idx_estimate_line_items_estimate ON estimate_line_items (estimate_id, position)');
+    await runner.query(
+      'CREATE INDEX idx_estimate_line_items_estimate ON estimate_line_items (estimate_id, position)',
+    );
     await runner.query(`
       CREATE TABLE estimate_send_log (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -55,7 +59,9 @@ export class Estimates1764000000000 implements MigrationInterface {
         phone TEXT NOT NULL DEFAULT '',
         sent_at TEXT NOT NULL
       )`);
-    await runner.query('CREATE INDEX idx_estimate_send_log_estimate ON estimate_send_log (estimate_id, id)');
+    await runner.query(
+      'CREATE INDEX idx_estimate_send_log_estimate ON estimate_send_log (estimate_id, id)',
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
