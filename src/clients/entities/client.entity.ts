@@ -1,11 +1,9 @@
 import { Entity } from 'typeorm';
-import { ArchivedAtColumn, IdColumn, TextColumn, TimestampColumn } from '../../database/columns';
+import { ArchivableRecord } from '../../database/archivable-record';
+import { TextColumn } from '../../database/columns';
 
 @Entity('clients')
-export class Client {
-  @IdColumn()
-  id: number;
-
+export class Client extends ArchivableRecord {
   @TextColumn({ length: 255 })
   names: string;
 
@@ -17,13 +15,4 @@ export class Client {
 
   @TextColumn({ length: 1000 })
   address: string;
-
-  @TimestampColumn('created_at')
-  createdAt: Date;
-
-  @TimestampColumn('updated_at')
-  updatedAt: Date;
-
-  @ArchivedAtColumn()
-  deletedAt: Date | null;
 }

@@ -1,7 +1,6 @@
 import { Column } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
 import {
-  ArchivedAtColumn,
   DateOnlyColumn,
   DecimalColumn,
   IdColumn,
@@ -9,16 +8,14 @@ import {
   TextColumn,
   TimestampColumn,
 } from '../../database/columns';
+import { ArchivableRecord } from '../../database/archivable-record';
 
 /*
  * Columns that invoices and estimates share, and those of their line items and send-log
  * entries. Each concrete entity names its own table; the shape is written once here.
  */
 
-export abstract class DocumentRecord {
-  @IdColumn()
-  id: number;
-
+export abstract class DocumentRecord extends ArchivableRecord {
   @TextColumn({ name: 'short_code', length: 8 })
   shortCode: string;
 
@@ -60,15 +57,6 @@ export abstract class DocumentRecord {
 
   @Column({ type: 'text' })
   note: string;
-
-  @TimestampColumn('created_at')
-  createdAt: Date;
-
-  @TimestampColumn('updated_at')
-  updatedAt: Date;
-
-  @ArchivedAtColumn()
-  deletedAt: Date | null;
 }
 
 export abstract class DocumentLineItemRecord {

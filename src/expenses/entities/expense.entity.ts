@@ -1,19 +1,10 @@
 import { Entity } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
-import {
-  ArchivedAtColumn,
-  DateOnlyColumn,
-  DecimalColumn,
-  IdColumn,
-  TextColumn,
-  TimestampColumn,
-} from '../../database/columns';
+import { ArchivableRecord } from '../../database/archivable-record';
+import { DateOnlyColumn, DecimalColumn, TextColumn } from '../../database/columns';
 
 @Entity('expenses')
-export class Expense {
-  @IdColumn()
-  id: number;
-
+export class Expense extends ArchivableRecord {
   @TextColumn({ name: 'short_code', length: 8 })
   shortCode: string;
 
@@ -34,13 +25,4 @@ export class Expense {
 
   @DateOnlyColumn('issued_date')
   issuedDate: string;
-
-  @TimestampColumn('created_at')
-  createdAt: Date;
-
-  @TimestampColumn('updated_at')
-  updatedAt: Date;
-
-  @ArchivedAtColumn()
-  deletedAt: Date | null;
 }
