@@ -8,12 +8,46 @@ export interface ExpenseInput {
   vendor?: string;
 }
 
+/** An expense in every output: list, read, add and update. */
+export interface ExpenseOutput {
+  id: string;
+  short_code: string;
+  category: string;
+  description: string;
+  amount: string;
+  currency: string;
+  vendor: string;
+  issued_date: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export function expenseInput(input: ExpenseInput = {}): ExpenseInput {
-  return { description: 'Printer paper', issue_date: '2026-03-01', amount: '12.50', currency: 'USD', ...input };
+  return {
+    description: 'Printer paper',
+    issue_date: '2026-03-01',
+    amount: '12.50',
+    currency: 'USD',
+    ...input,
+  };
+}
+
+/** Creates an expense through the API and answers its output. */
+export async function addExpense(
+  http: TestAgent,
+  input: ExpenseInput = {},
+): Promise<ExpenseOutput> {
+  const response = await http.post('/v1/expense/add').send(expenseInput(input)).expect(200);
+  return (response.body as { expense: ExpenseOutput[] }).expense[0];
 }
 
 /** Creates an expense through the API and answers its id. */
 export async function createExpense(http: TestAgent, input: ExpenseInput = {}): Promise<string> {
-  const response = await http.post('/v1/expense/add').send(expenseInput(input)).expect(200);
-  return (response.body as { expense: Array<{ id: string }> }).expense[0].id;
+  return (await addExpense(http, input)).id;
+}
+
+/** The list output, as it stands. */
+export async function listExpenses(http: TestAgent): Promise<ExpenseOutput[]> {
+  const response = await http.get('/v1/expense/all').expect(200);
+  return (response.body as { data: ExpenseOutput[] }).data;
 }

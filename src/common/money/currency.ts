@@ -1,5 +1,8 @@
 import * as currencyCodes from 'currency-codes';
 
+/** Codes ISO 4217 gives no minor unit ("N.A."): IMF units, not money an invoice is in. */
+const WITHOUT_MINOR_UNIT = new Set(['XDR', 'XSU', 'XUA']);
+
 /**
  * Active ISO 4217 currencies and their minor units. Precious metals, bond units, the testing
  * code and "no currency" (the Zz* pseudo-countries of the data set) are not money.
@@ -7,6 +10,7 @@ import * as currencyCodes from 'currency-codes';
 const MINOR_UNITS: ReadonlyMap<string, number> = new Map(
   currencyCodes.data
     .filter((entry) => !entry.countries.some((country) => country.startsWith('Zz')))
+    .filter((entry) => !WITHOUT_MINOR_UNIT.has(entry.code))
     .map((entry) => [entry.code, entry.digits]),
 );
 

@@ -17,15 +17,12 @@ const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** Reads a number given as a JSON number or numeric text; null when it is not plain decimal. */
 export function parseDecimal(input: unknown): Decimal | null {
-  let text: string;
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) return null;
-    text = String(input);
-  } else if (typeof input === 'string') {
-    text = input.trim();
-  } else {
-    return null;
-  }
+  // A JS number here came from plain JSON number text that a double holds exactly (the body
+  // parser keeps any other number as its text), so its value is the one the client wrote,
+  // even where String() would print it as 1e-7.
+  if (typeof input === 'number') return Number.isFinite(input) ? new Decimal(input) : null;
+  if (typeof input !== 'string') return null;
+  const text = input.trim();
   return PLAIN_DECIMAL.test(text) ? new Decimal(text) : null;
 }
 

@@ -8,14 +8,14 @@ import { LineItemDto, LineItems } from './line-item.dto';
 export class DocumentInputDto {
   @IsDefined({ message: 'client is required' })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
-  @IsString()
   @Matches(/^\d{1,10}$/, { message: 'client must be the id of a client' })
+  @IsString()
   client: string;
 
   @IsOptional()
-  @IsString()
   @Trim()
   @MaxLength(1000)
+  @IsString()
   description?: string;
 
   @IsOptional()
@@ -35,8 +35,8 @@ export class DocumentInputDto {
   due_date?: string;
 
   @IsOptional()
-  @IsString()
   @MaxLength(10_000)
+  @IsString()
   note?: string;
 
   @IsDefined({ message: 'items is required' })

@@ -15,9 +15,9 @@ import { IsDecimalInput, Trim } from '../../common/input-rules';
 /** One line of an invoice or an estimate. */
 export class LineItemDto {
   @IsDefined({ message: 'description is required' })
-  @IsString()
   @Trim()
   @Length(1, 1000, { message: 'description must be 1 to 1000 characters' })
+  @IsString()
   description: string;
 
   @IsDefined({ message: 'quantity is required' })

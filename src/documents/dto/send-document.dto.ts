@@ -6,20 +6,20 @@ import { Trim } from '../../common/input-rules';
 export class SendDocumentDto {
   @IsDefined({ message: 'id is required' })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
-  @IsString()
   @Matches(/^\d{1,10}$/, { message: 'id must be a string of digits' })
+  @IsString()
   id: string;
 
   @IsDefined({ message: 'email is required' })
-  @IsString()
   @Trim()
   @MaxLength(254)
   @IsEmail({}, { message: 'email must be a valid e-mail address' })
+  @IsString()
   email: string;
 
   @IsOptional()
-  @IsString()
   @Trim()
   @MaxLength(32)
+  @IsString()
   phone?: string;
 }

@@ -4,9 +4,9 @@ import { IsCurrencyInput, IsDateInput, IsMoneyAmount, Trim } from '../../common/
 
 export class CreateExpenseDto {
   @IsDefined({ message: 'description is required' })
-  @IsString()
   @Trim()
   @Length(1, 1000, { message: 'description must be 1 to 1000 characters' })
+  @IsString()
   description: string;
 
   @IsDefined({ message: 'issue_date is required' })
@@ -22,8 +22,8 @@ export class CreateExpenseDto {
   currency: string;
 
   @IsOptional()
-  @IsString()
   @Trim()
   @MaxLength(255)
+  @IsString()
   vendor?: string;
 }
