@@ -3,6 +3,7 @@ import { ParseIdPipe } from '../common/parse-id.pipe';
 import { RequestInput } from '../common/request-input.decorator';
 import { ClientsService } from './clients.service';
 import { CreateClientDto } from './dto/create-client.dto';
+import { ListClientsDto } from './dto/list-clients.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
 
 @Controller('client')
@@ -10,8 +11,8 @@ export class ClientsController {
   constructor(private readonly clients: ClientsService) {}
 
   @Get('all')
-  list() {
-    return this.clients.list();
+  list(@RequestInput() query: ListClientsDto) {
+    return this.clients.list(query);
   }
 
   @Post('add')

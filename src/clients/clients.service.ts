@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { contains, requestedPage } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
+import { findList } from '../database/find-list';
 import { EstimatesService } from '../estimates/estimates.service';
 import { InvoicesService } from '../invoices/invoices.service';
-import { ClientDetail, ClientListItem, toDetail, toListItem } from './clients.mapper';
+import { ClientDetail, toDetail, toListItem } from './clients.mapper';
 import { CreateClientDto } from './dto/create-client.dto';
+import { ListClientsDto } from './dto/list-clients.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
 import { Client } from './entities/client.entity';
 
@@ -20,10 +23,17 @@ export class ClientsService {
     private readonly estimates: EstimatesService,
   ) {}
 
-  list(): Promise<{ data: ClientListItem[] }> {
+  list(query: ListClientsDto) {
+    const where =
+      query.q === undefined || query.q === ''
+        ? LIVE
+        : [
+            { names: contains(query.q), ...LIVE },
+            { email: contains(query.q), ...LIVE },
+          ];
     return this.database.read(async (manager) => {
-      const clients = await manager.find(Client, { where: LIVE, order: { id: 'ASC' } });
-      return { data: clients.map(toListItem) };
+      const { rows, meta } = await findList(manager, Client, where, requestedPage(query));
+      return { data: rows.map(toListItem), ...(meta && { meta }) };
     });
   }
 

@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { ParseIdPipe } from '../common/parse-id.pipe';
 import { RequestInput } from '../common/request-input.decorator';
 import { CreateExpenseDto } from './dto/create-expense.dto';
+import { ListExpensesDto } from './dto/list-expenses.dto';
 import { UpdateExpenseDto } from './dto/update-expense.dto';
 import { ExpensesService } from './expenses.service';
 
@@ -10,8 +11,8 @@ export class ExpensesController {
   constructor(private readonly expenses: ExpensesService) {}
 
   @Get('all')
-  list() {
-    return this.expenses.list();
+  list(@RequestInput() query: ListExpensesDto) {
+    return this.expenses.list(query);
   }
 
   @Post('add')

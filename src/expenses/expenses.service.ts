@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { dateRange, requestedPage } from '../common/list-query.dto';
 import { generateShortCode } from '../common/short-code';
 import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
+import { findList } from '../database/find-list';
 import { categorizeExpense } from './domain/expense-category';
 import { CreateExpenseDto } from './dto/create-expense.dto';
+import { ListExpensesDto } from './dto/list-expenses.dto';
 import { UpdateExpenseDto } from './dto/update-expense.dto';
 import { Expense } from './entities/expense.entity';
 import { ExpenseOutput, toOutput } from './expenses.mapper';
@@ -18,10 +21,16 @@ export class ExpensesService {
     private readonly clock: Clock,
   ) {}
 
-  list(): Promise<{ data: ExpenseOutput[] }> {
+  list(query: ListExpensesDto) {
+    const where: FindOptionsWhere<Expense> = {
+      ...LIVE,
+      category: query.category,
+      currency: query.currency,
+      issuedDate: dateRange(query.from, query.to),
+    };
     return this.database.read(async (manager) => {
-      const expenses = await manager.find(Expense, { where: LIVE, order: { id: 'ASC' } });
-      return { data: expenses.map(toOutput) };
+      const { rows, meta } = await findList(manager, Expense, where, requestedPage(query));
+      return { data: rows.map(toOutput), ...(meta && { meta }) };
     });
   }
 

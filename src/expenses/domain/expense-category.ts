@@ -17,6 +17,11 @@ export const EXPENSE_CATEGORY_RULES: ReadonlyArray<readonly [string, readonly st
 
 export const DEFAULT_EXPENSE_CATEGORY = 'General';
 
+export const EXPENSE_CATEGORIES: readonly string[] = [
+  ...EXPENSE_CATEGORY_RULES.map(([category]) => category),
+  DEFAULT_EXPENSE_CATEGORY,
+];
+
 /** A keyword is a whole word when no letter, digit or underscore touches it on either side. */
 const CATEGORY_PATTERNS = EXPENSE_CATEGORY_RULES.map(
   ([category, keywords]) =>

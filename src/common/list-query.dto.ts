@@ -1,0 +1,60 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { FindOperator, Raw } from 'typeorm';
+
+export const MAX_PER_PAGE = 500;
+export const DEFAULT_PER_PAGE = 50;
+
+/** Whole numbers as digits only: "2" and 2, not "2.0", "0x2" or "". */
+function toWholeNumber({ value }: { value: unknown }): unknown {
+  if (typeof value === 'string' && /^\d{1,9}$/.test(value.trim())) return parseInt(value, 10);
+  return value;
+}
+
+/**
+ * CONTRACT.md, extensions: a list without parameters answers every live record; `page` or
+ * `per_page` select one page and add `meta`.
+ */
+export class ListQueryDto {
+  @IsOptional()
+  @Transform(toWholeNumber)
+  @Min(1)
+  @IsInt({ message: 'page must be a whole number of at least 1' })
+  page?: number;
+
+  @IsOptional()
+  @Transform(toWholeNumber)
+  @Min(1)
+  @Max(MAX_PER_PAGE)
+  @IsInt({ message: `per_page must be a whole number from 1 to ${MAX_PER_PAGE}` })
+  per_page?: number;
+}
+
+export interface Page {
+  page: number;
+  per_page: number;
+}
+
+/** The page asked for, or null when the caller wants the whole list. */
+export function requestedPage(query: ListQueryDto): Page | null {
+  if (query.page === undefined && query.per_page === undefined) return null;
+  return { page: query.page ?? 1, per_page: query.per_page ?? DEFAULT_PER_PAGE };
+}
+
+/** A date range filter (`from`, `to`, both inclusive) on a date column. */
+export function dateRange(from?: string, to?: string): FindOperator<string> | undefined {
+  if (from === undefined && to === undefined) return undefined;
+  return Raw(
+    (column) =>
+      [from !== undefined ? `${column} >= :from` : '', to !== undefined ? `${column} <= :to` : '']
+        .filter(Boolean)
+        .join(' AND '),
+    { from, to },
+  );
+}
+
+/** Case-insensitive "contains", with %, _ and the escape character taken literally. */
+export function contains(text: string): FindOperator<string> {
+  const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`;
+  return Raw((column) => `LOWER(${column}) LIKE LOWER(:pattern) ESCAPE '!'`, { pattern });
+}
