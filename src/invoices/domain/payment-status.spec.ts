@@ -1,5 +1,10 @@
 import { Decimal } from '../../common/money/decimal';
-import { applyPayment } from './payment-status';
+import {
+  applyPayment,
+  DEFAULT_PAYMENT_METHOD,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+} from './payment-status';
 
 const d = (value: string) => new Decimal(value);
 
@@ -15,12 +20,50 @@ describe('applyPayment', () => {
     expect(decision.accepted && decision.amountPaid.toFixed()).toBe('0.3');
   });
 
+  it('accepts a payment of exactly the outstanding balance', () => {
+    const decision = applyPayment(d('1.25'), d('0'), d('1.250'), 'Not Paid');
+    expect(decision).toEqual({ accepted: true, amountPaid: d('1.25'), paymentStatus: 'Paid' });
+  });
+
+  it('keeps a status of Paid set by hand while a balance is still outstanding', () => {
+    const decision = applyPayment(d('100'), d('0'), d('30'), 'Paid');
+    expect(decision).toEqual({ accepted: true, amountPaid: d('30'), paymentStatus: 'Paid' });
+  });
+
   it('refuses more than the outstanding balance', () => {
     const decision = applyPayment(d('100'), d('95'), d('5.01'), 'Not Paid');
     expect(decision).toEqual({ accepted: false, outstanding: d('5') });
   });
 
-  it('refuses any payment on a settled invoice', () => {
+  it('reports the outstanding balance exactly when refusing', () => {
+    const decision = applyPayment(d('0.3'), d('0.1'), d('0.2001'), 'Not Paid');
+    expect(decision.accepted).toBe(false);
+    expect(!decision.accepted && decision.outstanding.toFixed()).toBe('0.2');
+  });
+
+  it('refuses any payment on a settled invoice, whatever its flag says', () => {
     expect(applyPayment(d('100'), d('100'), d('0.01'), 'Paid').accepted).toBe(false);
+    expect(applyPayment(d('100'), d('100'), d('0.01'), 'Not Paid').accepted).toBe(false);
+  });
+
+  it('refuses any payment on an invoice with a total of zero', () => {
+    expect(applyPayment(d('0'), d('0'), d('0.01'), 'Not Paid')).toEqual({
+      accepted: false,
+      outstanding: d('0'),
+    });
+  });
+});
+
+describe('payment statuses and methods', () => {
+  it('lists exactly the statuses and methods of the specification, default Others', () => {
+    expect([...PAYMENT_STATUSES]).toEqual(['Paid', 'Not Paid']);
+    expect([...PAYMENT_METHODS]).toEqual([
+      'Cash',
+      'Bank Transfer',
+      'Cheque',
+      'Credit Card',
+      'Others',
+    ]);
+    expect(DEFAULT_PAYMENT_METHOD).toBe('Others');
   });
 });

@@ -1,0 +1,194 @@
+import type TestAgent from 'supertest/lib/agent';
+import { createClient } from './clients';
+
+export interface LineItemInput {
+  description?: string;
+  quantity?: string | number;
+  rate?: string | number;
+}
+
+export interface InvoiceInput {
+  client?: string;
+  invoice_no?: string;
+  payment_status?: string;
+  description?: string;
+  currency?: string;
+  tax_rate?: string | number;
+  issue_date?: string;
+  due_date?: string;
+  note?: string;
+  items?: LineItemInput[];
+}
+
+/** The invoice fields of every output; the read has exactly these. */
+export interface InvoiceFields {
+  id: string;
+  short_code: string;
+  invoice_no: string;
+  description: string;
+  customer_id: string;
+  customer_name: string;
+  customer_phone: string;
+  customer_address: string;
+  payment_status: string;
+  currency: string;
+  tax_rate: number;
+  tax_amount: number;
+  sub_total: number;
+  total: number;
+  amount_paid: string;
+  outstanding_balance: string;
+  issue_date: string;
+  due_date: string;
+  note: string;
+}
+
+/** An invoice in the list, the client read, add and update: with timestamps. */
+export interface InvoiceOutput extends InvoiceFields {
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LineItemWrite {
+  description: string;
+  quantity: number;
+  rate: string;
+}
+
+export interface LineItemRead extends LineItemWrite {
+  amount: string;
+}
+
+export interface PaymentEntry {
+  status: string;
+  reference: string;
+  amount: number;
+  bank: string;
+  payment_date: string;
+  created_at: string;
+}
+
+export interface SendLogEntry {
+  email: string;
+  date: string;
+}
+
+/** `GET /invoice/{id}`. */
+export interface InvoiceDetail {
+  invoice: InvoiceFields[];
+  items: LineItemRead[];
+  payments: PaymentEntry[];
+  send_log: SendLogEntry[];
+}
+
+/** `POST /invoice/add` and `PUT /invoice/{id}`. */
+export interface InvoiceWriteResult {
+  invoice: InvoiceOutput[];
+  items: LineItemWrite[];
+}
+
+/** Exact key sets, sorted, of each output shape. */
+export const INVOICE_READ_KEYS = [
+  'amount_paid',
+  'currency',
+  'customer_address',
+  'customer_id',
+  'customer_name',
+  'customer_phone',
+  'description',
+  'due_date',
+  'id',
+  'invoice_no',
+  'issue_date',
+  'note',
+  'outstanding_balance',
+  'payment_status',
+  'short_code',
+  'sub_total',
+  'tax_amount',
+  'tax_rate',
+  'total',
+];
+export const INVOICE_KEYS = [...INVOICE_READ_KEYS, 'created_at', 'updated_at'].sort();
+export const LINE_WRITE_KEYS = ['description', 'quantity', 'rate'];
+export const LINE_READ_KEYS = ['amount', 'description', 'quantity', 'rate'];
+export const PAYMENT_KEYS = ['amount', 'bank', 'created_at', 'payment_date', 'reference', 'status'];
+export const SEND_LOG_KEYS = ['date', 'email'];
+
+let sequence = 0;
+
+/** A unique invoice number, for this test file's database. */
+export function invoiceNumber(prefix = 'INV'): string {
+  sequence += 1;
+  return `${prefix}-${String(sequence).padStart(4, '0')}`;
+}
+
+/** Input for a new invoice of the given client: a unique number, Not Paid, one line of 100.00. */
+export function invoiceInput(client: string, input: InvoiceInput = {}): InvoiceInput {
+  return {
+    client,
+    invoice_no: invoiceNumber(),
+    payment_status: 'Not Paid',
+    items: [{ description: 'Consulting', quantity: 1, rate: '100.00' }],
+    ...input,
+  };
+}
+
+/** `count` lines, each 1 × 1.00 unless told otherwise. */
+export function lineItems(count: number, item: LineItemInput = {}): LineItemInput[] {
+  return Array.from({ length: count }, (_, index) => ({
+    description: `Line ${index + 1}`,
+    quantity: 1,
+    rate: '1.00',
+    ...item,
+  }));
+}
+
+/** Creates an invoice through the API (and a client for it unless given); answers the output. */
+export async function addInvoice(
+  http: TestAgent,
+  input: InvoiceInput = {},
+): Promise<InvoiceWriteResult> {
+  const client = input.client ?? (await createClient(http));
+  const response = await http.post('/v1/invoice/add').send(invoiceInput(client, input));
+  if (response.status !== 200) {
+    throw new Error(`addInvoice answered ${response.status}: ${response.text}`);
+  }
+  return response.body as InvoiceWriteResult;
+}
+
+/** Creates an invoice through the API and answers the invoice as added. */
+export async function createInvoice(
+  http: TestAgent,
+  input: InvoiceInput = {},
+): Promise<InvoiceOutput> {
+  return (await addInvoice(http, input)).invoice[0];
+}
+
+export async function readInvoice(http: TestAgent, id: string): Promise<InvoiceDetail> {
+  const response = await http.get(`/v1/invoice/${id}`).expect(200);
+  return response.body as InvoiceDetail;
+}
+
+export async function listInvoices(http: TestAgent): Promise<InvoiceOutput[]> {
+  const response = await http.get('/v1/invoice/all').expect(200);
+  return (response.body as { data: InvoiceOutput[] }).data;
+}
+
+/** Records a payment that must be accepted. */
+export async function payInvoice(
+  http: TestAgent,
+  id: string,
+  amount: string | number,
+  extra: { payment_date?: string; payment_method?: string } = {},
+): Promise<void> {
+  await http
+    .post('/v1/invoice/record-payment')
+    .send({ id, amount_paid: amount, payment_date: '2026-03-10', ...extra })
+    .expect(200);
+}
+
+/** Sends an invoice, which must be accepted. */
+export async function sendInvoice(http: TestAgent, id: string, email: string): Promise<void> {
+  await http.post('/v1/invoice/send').send({ id, email }).expect(200);
+}

@@ -1,0 +1,104 @@
+import { createClient } from './factories/clients';
+import {
+  createInvoice,
+  lineItems,
+  listInvoices,
+  payInvoice,
+  readInvoice,
+  sendInvoice,
+} from './factories/invoices';
+import { createTestApp, TestApp } from './setup/create-app';
+import { QueryCounter } from './setup/query-counter';
+
+/*
+ * A read costs a fixed number of statements, whatever the record holds (STYLE.md 11): the
+ * count for a small record equals the count for a large one, so no per-row query hides in it.
+ */
+describe('Invoices: queries per read', () => {
+  let test: TestApp;
+  let queries: QueryCounter;
+
+  beforeAll(async () => {
+    test = await createTestApp();
+    queries = new QueryCounter(test.app);
+  });
+
+  afterAll(async () => {
+    queries.restore();
+    await test.close();
+  });
+
+  const get = (path: string) => () => test.http.get(path).expect(200);
+
+  it('counts every statement, BEGIN and COMMIT included', async () => {
+    const invoice = await createInvoice(test.http);
+    const count = await queries.measure(get(`/v1/invoice/${invoice.id}`));
+    // A transaction around the invoice, its lines, payments and sends at the least.
+    expect(count).toBeGreaterThanOrEqual(4);
+  });
+
+  it('GET /invoice/{id} costs the same for 1 line, no payments, no sends as for 30 lines, 5 payments, 3 sends', async () => {
+    const small = await createInvoice(test.http, { items: lineItems(1) });
+    const large = await createInvoice(test.http, { items: lineItems(30, { rate: '10.00' }) });
+    for (let payment = 0; payment < 5; payment++) await payInvoice(test.http, large.id, '10.00');
+    for (let send = 0; send < 3; send++)
+      await sendInvoice(test.http, large.id, `to${send}@example.com`);
+    const detail = await readInvoice(test.http, large.id);
+    expect([detail.items.length, detail.payments.length, detail.send_log.length]).toEqual([
+      30, 5, 3,
+    ]);
+
+    const smallCount = await queries.measure(get(`/v1/invoice/${small.id}`));
+    const largeCount = await queries.measure(get(`/v1/invoice/${large.id}`));
+
+    expect(largeCount).toBe(smallCount);
+    expect(smallCount).toBeLessThanOrEqual(6);
+  });
+
+  it('GET /invoice/all costs the same with 1 invoice as with 25', async () => {
+    // The list holds live invoices only: archive what earlier tests left, to count exactly.
+    for (const invoice of await listInvoices(test.http)) {
+      await test.http.delete(`/v1/invoice/${invoice.id}`).expect(200);
+    }
+    const client = await createClient(test.http);
+    await createInvoice(test.http, { client, items: lineItems(3) });
+    expect(await listInvoices(test.http)).toHaveLength(1);
+    const oneCount = await queries.measure(get('/v1/invoice/all'));
+
+    const otherClient = await createClient(test.http);
+    for (let index = 1; index < 25; index++) {
+      const invoice = await createInvoice(test.http, {
+        client: index % 2 === 0 ? client : otherClient,
+        items: lineItems(2),
+      });
+      if (index % 5 === 0) await payInvoice(test.http, invoice.id, '1.00');
+    }
+    expect(await listInvoices(test.http)).toHaveLength(25);
+    const manyCount = await queries.measure(get('/v1/invoice/all'));
+
+    expect(manyCount).toBe(oneCount);
+    expect(oneCount).toBeLessThanOrEqual(3);
+  });
+
+  it('GET /client/{id} costs the same with 1 invoice as with 10', async () => {
+    const one = await createClient(test.http);
+    await createInvoice(test.http, { client: one });
+    const ten = await createClient(test.http);
+    for (let index = 0; index < 10; index++) {
+      const invoice = await createInvoice(test.http, { client: ten, items: lineItems(2) });
+      if (index % 3 === 0) await payInvoice(test.http, invoice.id, '1.00');
+    }
+
+    const read = (id: string) => async () => {
+      const response = await test.http.get(`/v1/client/${id}`).expect(200);
+      return (response.body as { invoices: unknown[] }).invoices;
+    };
+    expect(await read(one)()).toHaveLength(1);
+    expect(await read(ten)()).toHaveLength(10);
+
+    const oneCount = await queries.measure(read(one));
+    const tenCount = await queries.measure(read(ten));
+
+    expect(tenCount).toBe(oneCount);
+  });
+});
