@@ -14,7 +14,10 @@ export function buildDataSourceOptions(
     synchronize: false,
     migrationsRun: true,
     migrationsTransactionMode: 'each' as const,
-    logging: options.logging ? ('all' as const) : (['error'] as ['error']),
+    // Off unless asked for: TypeORM's error log prints every failed query with its parameters
+    // (customer data), and expected failures such as a duplicate number are not news.
+    // Unexpected failures reach the error filter, which logs them.
+    logging: options.logging ?? false,
   };
   const scheme = databaseUrl.slice(0, databaseUrl.indexOf(':'));
   if (scheme === 'sqlite') {

@@ -36,7 +36,8 @@ export interface ExistingDocument {
 }
 
 /**
- * Applies CONTRACT.md's shared rules: the client must be live (422), customer fields are
+ * Applies CONTRACT.md's shared rules: the client must be live (422; an update may keep an
+ * archived one), customer fields are
  * copied from it, omitted optional fields keep their stored value (or take their default),
  * due date not before issue date, totals priced exactly and below 10^13.
  */
@@ -46,8 +47,12 @@ export async function draftDocument(
   existing: ExistingDocument | null,
   defaults: DraftDefaults,
 ): Promise<DocumentDraft> {
+  // A document may stay with its client after the client is archived; moving a document to
+  // a client, or creating one, needs a live client.
+  const clientId = parseInt(input.client, 10);
+  const keepsItsClient = existing?.record.clientId === clientId;
   const client = await manager.findOne(Client, {
-    where: { id: parseInt(input.client, 10), ...LIVE },
+    where: keepsItsClient ? { id: clientId } : { id: clientId, ...LIVE },
   });
   if (!client) {
     throw new DomainException('UNKNOWN_CLIENT', `Client ${input.client} does not exist`, {

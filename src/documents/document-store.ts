@@ -1,8 +1,10 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainErrorCode, DomainException } from '../common/domain.exception';
+import { Page } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database, isUniqueViolation } from '../database/database';
+import { findList } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { PricedLine } from './domain/document-totals';
 import { SendDocumentDto } from './dto/send-document.dto';
@@ -61,10 +63,9 @@ export class DocumentStore<
     return document;
   }
 
-  /** Live documents in id order, all of them or one client's: one query. */
-  listLive(manager: EntityManager, clientId?: number): Promise<D[]> {
-    const where = (clientId === undefined ? LIVE : { clientId, ...LIVE }) as FindOptionsWhere<D>;
-    return manager.find(this.kind.document, { where, order: { id: 'ASC' } as never });
+  /** Live documents in id order, filtered, all or one page (see findList). */
+  listLive(manager: EntityManager, filter: FindOptionsWhere<D> = {}, page: Page | null = null) {
+    return findList(manager, this.kind.document, { ...filter, ...LIVE }, page);
   }
 
   lines(manager: EntityManager, documentId: number): Promise<L[]> {

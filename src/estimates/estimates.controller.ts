@@ -6,14 +6,15 @@ import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { EstimatesService } from './estimates.service';
+import { ListEstimatesDto } from './dto/list-estimates.dto';
 
 @Controller('estimate')
 export class EstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 
   @Get('all')
-  list() {
-    return this.estimates.list();
+  list(@RequestInput() query: ListEstimatesDto) {
+    return this.estimates.list(query);
   }
 
   @Post('add')

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { requestedPage } from '../common/list-query.dto';
 import { generateShortCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -12,6 +13,7 @@ import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
+import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { EstimateLineItem } from './entities/estimate-line-item.entity';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
@@ -44,17 +46,21 @@ export class EstimatesService {
     this.store = new DocumentStore(ESTIMATE_KIND, database, clock, delivery);
   }
 
-  list() {
+  list(query: ListEstimatesDto) {
+    const filter: FindOptionsWhere<Estimate> = {
+      clientId: query.client === undefined ? undefined : parseInt(query.client, 10),
+      accepted: query.accepted === undefined ? undefined : query.accepted === 'True',
+    };
     return this.database.read(async (manager) => {
-      const estimates = await this.store.listLive(manager);
-      return { data: estimates.map(toListItem) };
+      const { rows, meta } = await this.store.listLive(manager, filter, requestedPage(query));
+      return { data: rows.map(toListItem), ...(meta && { meta }) };
     });
   }
 
   /** The client's live estimates, for `GET /client/{id}`: one query. */
   async listForClient(manager: EntityManager, clientId: number) {
-    const estimates = await this.store.listLive(manager, clientId);
-    return estimates.map(toClientListItem);
+    const { rows } = await this.store.listLive(manager, { clientId });
+    return rows.map(toClientListItem);
   }
 
   /** Three queries whatever the estimate holds: the estimate, its lines, its sends. */

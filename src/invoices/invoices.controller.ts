@@ -6,14 +6,15 @@ import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import { InvoicesService } from './invoices.service';
+import { ListInvoicesDto } from './dto/list-invoices.dto';
 
 @Controller('invoice')
 export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   @Get('all')
-  list() {
-    return this.invoices.list();
+  list(@RequestInput() query: ListInvoicesDto) {
+    return this.invoices.list(query);
   }
 
   @Post('add')

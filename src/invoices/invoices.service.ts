@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { dateRange, requestedPage } from '../common/list-query.dto';
 import { minorUnits } from '../common/money/currency';
 import { ZERO } from '../common/money/decimal';
 import { formatMoney } from '../common/money/money';
@@ -19,6 +20,7 @@ import {
   PaymentStatus,
 } from './domain/payment-status';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
+import { ListInvoicesDto } from './dto/list-invoices.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
@@ -58,17 +60,22 @@ export class InvoicesService {
     this.store = new DocumentStore(INVOICE_KIND, database, clock, delivery);
   }
 
-  list() {
+  list(query: ListInvoicesDto) {
+    const filter: FindOptionsWhere<Invoice> = {
+      clientId: query.client === undefined ? undefined : parseInt(query.client, 10),
+      paymentStatus: query.payment_status,
+      issueDate: dateRange(query.from, query.to),
+    };
     return this.database.read(async (manager) => {
-      const invoices = await this.store.listLive(manager);
-      return { data: invoices.map(toListItem) };
+      const { rows, meta } = await this.store.listLive(manager, filter, requestedPage(query));
+      return { data: rows.map(toListItem), ...(meta && { meta }) };
     });
   }
 
   /** The client's live invoices, for `GET /client/{id}`: one query. */
   async listForClient(manager: EntityManager, clientId: number) {
-    const invoices = await this.store.listLive(manager, clientId);
-    return invoices.map(toListItem);
+    const { rows } = await this.store.listLive(manager, { clientId });
+    return rows.map(toListItem);
   }
 
   /** Four queries whatever the invoice holds: the invoice, its lines, payments and sends. */
