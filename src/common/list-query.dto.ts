@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { FindOperator, Raw } from 'typeorm';
+import { Between, FindOperator, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
 
 export const MAX_PER_PAGE = 500;
 export const DEFAULT_PER_PAGE = 50;
@@ -43,18 +43,18 @@ export function requestedPage(query: ListQueryDto): Page | null {
 
 /** A date range filter (`from`, `to`, both inclusive) on a date column. */
 export function dateRange(from?: string, to?: string): FindOperator<string> | undefined {
-  if (from === undefined && to === undefined) return undefined;
-  return Raw(
-    (column) =>
-      [from !== undefined ? `${column} >= :from` : '', to !== undefined ? `${column} <= :to` : '']
-        .filter(Boolean)
-        .join(' AND '),
-    { from, to },
-  );
+  if (from !== undefined && to !== undefined) return Between(from, to);
+  if (from !== undefined) return MoreThanOrEqual(from);
+  if (to !== undefined) return LessThanOrEqual(to);
+  return undefined;
 }
 
 /** Case-insensitive "contains", with %, _ and the escape character taken literally. */
 export function contains(text: string): FindOperator<string> {
   const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`;
-  return Raw((column) => `LOWER(${column}) LIKE LOWER(:pattern) ESCAPE '!'`, { pattern });
+  const operator = Raw<string>(
+    (column) => `LOWER(${column}) LIKE LOWER(:pattern) ESCAPE '!'`,
+    { pattern },
+  );
+  return operator as FindOperator<string>;
 }
