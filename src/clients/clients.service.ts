@@ -67,13 +67,15 @@ export class ClientsService {
   update(id: number, input: UpdateClientDto): Promise<{ data: ClientDetail[] }> {
     return this.database.transaction(async (manager) => {
       const client = await findLiveClient(manager, id, this.database.lockForUpdate);
-      client.names = input.names;
-      client.email = input.email ?? client.email;
-      client.phone = input.phone ?? client.phone;
-      client.address = input.address ?? client.address;
-      client.updatedAt = this.clock.now();
-      await manager.save(client);
-      return { data: [toDetail(client)] };
+      const changes = {
+        names: input.names,
+        email: input.email ?? client.email,
+        phone: input.phone ?? client.phone,
+        address: input.address ?? client.address,
+        updatedAt: this.clock.now(),
+      };
+      await manager.update(Client, id, changes);
+      return { data: [toDetail(Object.assign(client, changes))] };
     });
   }
 

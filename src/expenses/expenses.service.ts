@@ -65,15 +65,18 @@ export class ExpensesService {
   update(id: number, input: UpdateExpenseDto): Promise<{ expense: ExpenseOutput[] }> {
     return this.database.transaction(async (manager) => {
       const expense = await findLiveExpense(manager, id, this.database.lockForUpdate);
-      expense.description = input.description;
-      expense.vendor = input.vendor ?? expense.vendor;
-      expense.category = categorizeExpense(expense.description, expense.vendor);
-      expense.amount = input.amount;
-      expense.currency = input.currency;
-      expense.issuedDate = input.issue_date;
-      expense.updatedAt = this.clock.now();
-      await manager.save(expense);
-      return { expense: [toOutput(expense)] };
+      const vendor = input.vendor ?? expense.vendor;
+      const changes = {
+        description: input.description,
+        vendor,
+        category: categorizeExpense(input.description, vendor),
+        amount: input.amount,
+        currency: input.currency,
+        issuedDate: input.issue_date,
+        updatedAt: this.clock.now(),
+      };
+      await manager.update(Expense, id, changes);
+      return { expense: [toOutput(Object.assign(expense, changes))] };
     });
   }
 
