@@ -68,12 +68,9 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
 
 /**
  * A money amount > 0, below 10^13, with at most the minor digits of the currency named by the
- * sibling property (or of the fallback currency when that is absent).
+ * sibling property (checked once that currency is valid).
  */
-export function IsMoneyAmount(
-  currencyProperty: string,
-  fallbackCurrency?: () => string,
-): PropertyDecorator {
+export function IsMoneyAmount(currencyProperty: string): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(
       target,
@@ -83,11 +80,11 @@ export function IsMoneyAmount(
       'isMoneyAmount',
       (value, args) => {
         if (!(value instanceof Decimal) || value.lte(0) || value.gte(MONEY_LIMIT)) return false;
-        const currency = currencyOf(args, currencyProperty, fallbackCurrency);
+        const currency = currencyOf(args, currencyProperty);
         return currency === null || value.decimalPlaces() <= minorUnits(currency);
       },
       (args) => {
-        const currency = currencyOf(args, currencyProperty, fallbackCurrency);
+        const currency = currencyOf(args, currencyProperty);
         const places =
           currency === null
             ? ''
@@ -98,12 +95,8 @@ export function IsMoneyAmount(
   };
 }
 
-function currencyOf(
-  args: ValidationArguments,
-  property: string,
-  fallback?: () => string,
-): string | null {
-  const value = (args.object as Record<string, unknown>)[property] ?? fallback?.();
+function currencyOf(args: ValidationArguments, property: string): string | null {
+  const value = (args.object as Record<string, unknown>)[property];
   return typeof value === 'string' && isCurrencyCode(value) ? value.toUpperCase() : null;
 }
 

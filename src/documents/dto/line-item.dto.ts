@@ -21,11 +21,11 @@ export class LineItemDto {
   description: string;
 
   @IsDefined({ message: 'quantity is required' })
-  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '1e13', maxPlaces: 4 })
+  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '10000000000000', maxPlaces: 4 })
   quantity: Decimal;
 
   @IsDefined({ message: 'rate is required' })
-  @IsDecimalInput({ min: '0', max: '1e13', maxPlaces: 4 })
+  @IsDecimalInput({ min: '0', max: '10000000000000', maxPlaces: 4 })
   rate: Decimal;
 }
 

@@ -17,7 +17,7 @@ export class RecordPaymentDto {
 
   /** Its minor digits are checked against the invoice's currency by the service. */
   @IsDefined({ message: 'amount_paid is required' })
-  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '1e13', maxPlaces: 4 })
+  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '10000000000000', maxPlaces: 4 })
   amount_paid: Decimal;
 
   @IsOptional()
