@@ -46,6 +46,14 @@ export class Database {
   get lockForUpdate(): { mode: 'pessimistic_write' } | undefined {
     return this.dialect === 'mysql' ? { mode: 'pessimistic_write' } : undefined;
   }
+
+  /**
+   * Lock mode for "this row must stay as read until commit" (a client a new document is
+   * written for): a shared row lock, so an archive of that row waits or wins outright.
+   */
+  get lockForShare(): { mode: 'pessimistic_read' } | undefined {
+    return this.dialect === 'mysql' ? { mode: 'pessimistic_read' } : undefined;
+  }
 }
 
 function isDeadlock(error: unknown): boolean {

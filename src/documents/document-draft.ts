@@ -27,6 +27,8 @@ export type DocumentFields = Omit<DocumentInputDto, 'items'> & { items?: LineInp
 export interface DraftDefaults {
   currency: string;
   today: string;
+  /** Held on the client row until commit, so it cannot be archived under a new document. */
+  clientLock?: { mode: 'pessimistic_read' };
 }
 
 /** What an update starts from: the stored document and its lines. */
@@ -53,6 +55,7 @@ export async function draftDocument(
   const keepsItsClient = existing?.record.clientId === clientId;
   const client = await manager.findOne(Client, {
     where: keepsItsClient ? { id: clientId } : { id: clientId, ...LIVE },
+    lock: defaults.clientLock,
   });
   if (!client) {
     throw new DomainException('UNKNOWN_CLIENT', `Client ${input.client} does not exist`, {

@@ -163,6 +163,10 @@ export class EstimatesService {
   }
 
   private draftDefaults() {
-    return { currency: this.config.defaultCurrency, today: this.clock.today() };
+    return {
+      currency: this.config.defaultCurrency,
+      today: this.clock.today(),
+      clientLock: this.database.lockForShare,
+    };
   }
 }

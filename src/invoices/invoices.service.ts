@@ -226,6 +226,10 @@ export class InvoicesService {
   }
 
   private draftDefaults() {
-    return { currency: this.config.defaultCurrency, today: this.clock.today() };
+    return {
+      currency: this.config.defaultCurrency,
+      today: this.clock.today(),
+      clientLock: this.database.lockForShare,
+    };
   }
 }
