@@ -4,10 +4,12 @@ import { Between, FindOperator, LessThanOrEqual, MoreThanOrEqual, Raw } from 'ty
 
 export const MAX_PER_PAGE = 500;
 export const DEFAULT_PER_PAGE = 50;
+/** Far past any real list; keeps the row offset a safe integer. */
+export const MAX_PAGE = 999_999_999;
 
 /** Whole numbers as digits only: "2" and 2, not "2.0", "0x2" or "". */
 function toWholeNumber({ value }: { value: unknown }): unknown {
-  if (typeof value === 'string' && /^\d{1,9}$/.test(value.trim())) return parseInt(value, 10);
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) return parseInt(value, 10);
   return value;
 }
 
@@ -19,7 +21,8 @@ export class ListQueryDto {
   @IsOptional()
   @Transform(toWholeNumber)
   @Min(1)
-  @IsInt({ message: 'page must be a whole number of at least 1' })
+  @Max(MAX_PAGE)
+  @IsInt({ message: `page must be a whole number from 1 to ${MAX_PAGE}` })
   page?: number;
 
   @IsOptional()
@@ -52,9 +55,8 @@ export function dateRange(from?: string, to?: string): FindOperator<string> | un
 /** Case-insensitive "contains", with %, _ and the escape character taken literally. */
 export function contains(text: string): FindOperator<string> {
   const pattern = `%${text.replace(/[!%_]/g, '!$&')}%`;
-  const operator = Raw<string>(
-    (column) => `LOWER(${column}) LIKE LOWER(:pattern) ESCAPE '!'`,
-    { pattern },
-  );
+  const operator = Raw<string>((column) => `LOWER(${column}) LIKE LOWER(:pattern) ESCAPE '!'`, {
+    pattern,
+  });
   return operator as FindOperator<string>;
 }

@@ -4,6 +4,16 @@ import { SQLITE_MIGRATIONS } from './migrations/sqlite';
 
 export type Dialect = 'mysql' | 'sqlite';
 
+/** The part of a better-sqlite3 connection that start-up configures. */
+interface SqliteConnection {
+  pragma(statement: string): unknown;
+  function(
+    name: string,
+    options: { deterministic: boolean },
+    body: (text: unknown) => unknown,
+  ): unknown;
+}
+
 /** Entities are listed by each feature module (autoLoadEntities); the CLI passes them here. */
 export function buildDataSourceOptions(
   databaseUrl: string,
@@ -28,8 +38,12 @@ export function buildDataSourceOptions(
       migrations: SQLITE_MIGRATIONS,
       // WAL lets readers proceed while the single writer commits; writes are queued in-app.
       enableWAL: true,
-      prepareDatabase: (db: { pragma(statement: string): unknown }) => {
+      prepareDatabase: (db: SqliteConnection) => {
         db.pragma('busy_timeout = 5000');
+        // SQLite's own lower() folds ASCII only; searches fold every script, as on MySQL.
+        db.function('lower', { deterministic: true }, (text: unknown) =>
+          typeof text === 'string' ? text.toLowerCase() : text,
+        );
       },
     };
   }
