@@ -5,21 +5,78 @@ import {
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isSafeNumber, parse } from 'lossless-json';
 import multer, { MulterError } from 'multer';
 import { AppConfig } from '../config/app-config';
+import { JsonNumberText } from './input-rules';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const MULTIPART_TYPE = 'multipart/form-data';
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+/** A UTF-16 surrogate that is not half of a pair: a `\ud800` escape names no character. */
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * No parameter nests deeper than a line item inside `items`; a body nested far deeper would
+ * only exhaust the stack of the recursive steps after parsing. The form parser's limit too.
+ */
+const MAX_JSON_DEPTH = 32;
 
 /**
  * A JSON number becomes a JS number only when that loses nothing; otherwise (more digits than
- * a double holds, or exponent notation) its text is kept, and validation decides.
+ * a double holds, or exponent notation) its text is kept, still marked as a number, and
+ * validation decides: a numeric parameter reads the text, a text parameter refuses a number.
  */
-function parseJsonNumber(text: string): number | string {
-  return PLAIN_NUMBER.test(text) && isSafeNumber(text) ? Number(text) : text;
+function parseJsonNumber(text: string): number | JsonNumberText {
+  return PLAIN_NUMBER.test(text) && isSafeNumber(text) ? Number(text) : new JsonNumberText(text);
+}
+
+/** JSON text is Unicode text: a string or key with a lone surrogate makes the body malformed. */
+function refuseLoneSurrogates(key: string, value: unknown): unknown {
+  if (LONE_SURROGATE.test(key) || (typeof value === 'string' && LONE_SURROGATE.test(value))) {
+    throw new SyntaxError('a string holds an unpaired surrogate escape');
+  }
+  return value;
+}
+
+/** Whether the JSON text opens more than `limit` arrays or objects inside each other. */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') {
+      inString = true;
+    } else if (char === '[' || char === '{') {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (char === ']' || char === '}') {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+/**
+ * A body declared UTF-8 must be UTF-8: decoding would silently swap bad bytes for U+FFFD and
+ * store text the client never sent. Other charsets are decoded as declared.
+ */
+function verifyUtf8(
+  _request: IncomingMessage,
+  _response: ServerResponse,
+  body: Buffer,
+  charset: string | null,
+): void {
+  if ((charset === 'utf-8' || charset === 'utf8') && !isUtf8(body)) {
+    throw Object.assign(new Error('The request body is not valid UTF-8'), {
+      type: 'charset.invalid',
+    });
+  }
 }
 
 /**
@@ -35,9 +92,9 @@ export class BodyParsingMiddleware implements NestMiddleware {
     const fieldLimits = { fieldSize: 64 * 1024, fields: 10_000, parts: 10_000 };
     const multipart = multer({ limits: fieldLimits }).none();
     this.parsers = [
-      express.text({ type: JSON_TYPES, limit }),
+      express.text({ type: JSON_TYPES, limit, verify: verifyUtf8 }),
       parseJsonText,
-      express.urlencoded({ extended: true, limit, parameterLimit: 10_000 }),
+      express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: verifyUtf8 }),
       (request, response, next) =>
         multipart(request, response, (error?: unknown) => next(describeMultipartError(error))),
     ];
@@ -80,9 +137,13 @@ function parseJsonText(request: Request, _response: Response, next: NextFunction
     next();
     return;
   }
+  if (nestedDeeperThan(request.body, MAX_JSON_DEPTH)) {
+    next(new BadRequestException(`The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`));
+    return;
+  }
   let parsed: unknown;
   try {
-    parsed = parse(request.body, null, parseJsonNumber);
+    parsed = parse(request.body, refuseLoneSurrogates, parseJsonNumber);
   } catch (error) {
     const detail = error instanceof Error ? `: ${error.message}` : '';
     next(new BadRequestException(`Malformed JSON body${detail}`));

@@ -30,6 +30,7 @@ const BODY_PARSER_ERRORS: Record<string, [number, string]> = {
   'request.size.invalid': [400, 'Request body length does not match Content-Length'],
   'parameters.too.many': [413, 'Too many parameters in the request body'],
   'charset.unsupported': [415, 'Unsupported charset'],
+  'charset.invalid': [400, 'The request body is not valid UTF-8'],
   'encoding.unsupported': [415, 'Unsupported content encoding'],
   'stream.encoding.set': [500, 'Internal server error'],
 };

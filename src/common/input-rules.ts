@@ -25,6 +25,21 @@ function rule(
     });
 }
 
+/**
+ * A JSON number a double cannot hold as written (more digits than it keeps, or exponent
+ * notation), as the body parser keeps it: by its text, and as a number, not as text. The
+ * numeric rules read the text and decide; a text parameter refuses it like any other number.
+ */
+export class JsonNumberText {
+  /** `text` has a default: class-transformer rebuilds the object bare, then copies it over. */
+  constructor(readonly text = '') {}
+}
+
+/** A JSON number's text, so that plain decimals keep every digit; anything else as given. */
+function numberInput(value: unknown): unknown {
+  return value instanceof JsonNumberText ? value.text : value;
+}
+
 /** Text with surrounding white space removed; other types are left for the type check. */
 export function Trim(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) =>
@@ -50,7 +65,7 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
   const highest = bounds.inclusiveMax ? `at most ${bounds.max}` : `below ${bounds.max}`;
   const describe = `$property must be a number ${lowest} and ${highest}, with at most ${bounds.maxPlaces} decimals`;
   return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(
+    Transform(({ value }: { value: unknown }) => parseDecimal(numberInput(value)) ?? value)(
       target,
       propertyName,
     );
@@ -72,7 +87,7 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
  */
 export function IsMoneyAmount(currencyProperty: string): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => parseDecimal(value) ?? value)(
+    Transform(({ value }: { value: unknown }) => parseDecimal(numberInput(value)) ?? value)(
       target,
       propertyName,
     );

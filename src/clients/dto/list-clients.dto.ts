@@ -1,4 +1,4 @@
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, NotContains } from 'class-validator';
 import { Trim } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
 
@@ -7,6 +7,8 @@ export class ListClientsDto extends ListQueryDto {
   @IsOptional()
   @Trim()
   @MaxLength(255)
+  // SQLite's LIKE stops at a NUL, which would turn any pattern into "match everything".
+  @NotContains('\u0000', { message: 'q must not contain a NUL character' })
   @IsString()
   q?: string;
 }

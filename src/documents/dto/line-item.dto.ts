@@ -5,6 +5,7 @@ import {
   ArrayMinSize,
   IsArray,
   IsDefined,
+  IsObject,
   IsString,
   Length,
   ValidateNested,
@@ -39,6 +40,8 @@ export function LineItems(): PropertyDecorator {
     ArrayMaxSize(MAX_LINE_ITEMS, {
       message: `items must hold at most ${MAX_LINE_ITEMS} line items`,
     }),
+    // ValidateNested walks into a nested array instead of refusing it.
+    IsObject({ each: true, message: 'each line item must be an object' }),
     ValidateNested({ each: true }),
     Type(() => LineItemDto),
   );
