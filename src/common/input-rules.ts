@@ -2,6 +2,7 @@ import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { isCurrencyCode, minorUnits } from './money/currency';
 import { Decimal, parseDecimal } from './money/decimal';
+import { JsonNumberText } from './json-number-text';
 import { MONEY_LIMIT } from './money/money';
 
 /*
@@ -23,16 +24,6 @@ function rule(
       options: { message, ...options },
       validator: { validate },
     });
-}
-
-/**
- * A JSON number a double cannot hold as written (more digits than it keeps, or exponent
- * notation), as the body parser keeps it: by its text, and as a number, not as text. The
- * numeric rules read the text and decide; a text parameter refuses it like any other number.
- */
-export class JsonNumberText {
-  /** `text` has a default: class-transformer rebuilds the object bare, then copies it over. */
-  constructor(readonly text = '') {}
 }
 
 /** A JSON number's text, so that plain decimals keep every digit; anything else as given. */
