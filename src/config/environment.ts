@@ -1,4 +1,4 @@
-import { plainToInstance } from 'class-transformer';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   IsBooleanString,
   IsIn,
@@ -10,7 +10,6 @@ import {
   Min,
   validateSync,
 } from 'class-validator';
-import { Type } from 'class-transformer';
 import { isCurrencyCode } from '../common/money/currency';
 
 /** Every environment variable the service reads, validated once at start-up. */
