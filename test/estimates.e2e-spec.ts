@@ -25,6 +25,7 @@ import {
   expectSuccess,
   expectValidationError,
   ID,
+  keysOf,
   NON_DIGIT_IDS,
   nextSecond,
   SHORT_CODE,
@@ -38,8 +39,6 @@ import {
  * read: exact key sets and exact values. Money rules shared with invoices are in
  * estimates-rules.e2e-spec.ts, conversion in estimates-convert.e2e-spec.ts.
  */
-
-const keysOf = (value: object): string[] => Object.keys(value).sort();
 
 /** The written form of an estimate (estimate_no) as the list and read name it (reference_no). */
 function asListed(written: EstimateWritten): EstimateListItem {

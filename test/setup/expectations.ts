@@ -74,3 +74,8 @@ export async function nextSecond(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
   }
 }
+
+/** An object's keys, sorted: compared with an exact key list, an extra or missing key fails. */
+export function keysOf(value: object): string[] {
+  return Object.keys(value).sort();
+}
