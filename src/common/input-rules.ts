@@ -3,7 +3,7 @@ import { registerDecorator, ValidationArguments, ValidationOptions } from 'class
 import { isCurrencyCode, minorUnits } from './money/currency';
 import { Decimal, parseDecimal } from './money/decimal';
 import { JsonNumberText } from './json-number-text';
-import { MONEY_LIMIT } from './money/money';
+import { hasAtMostPlaces, MONEY_LIMIT } from './money/money';
 
 /*
  * Property decorators for the inputs of CONTRACT.md: each pairs a transform (form fields
@@ -66,7 +66,7 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
         value instanceof Decimal &&
         (bounds.exclusiveMin ? value.gt(min) : value.gte(min)) &&
         (bounds.inclusiveMax ? value.lte(max) : value.lt(max)) &&
-        value.decimalPlaces() <= bounds.maxPlaces,
+        hasAtMostPlaces(value, bounds.maxPlaces),
       describe,
     )(target, propertyName);
   };
@@ -87,7 +87,7 @@ export function IsMoneyAmount(currencyProperty: string): PropertyDecorator {
       (value, args) => {
         if (!(value instanceof Decimal) || value.lte(0) || value.gte(MONEY_LIMIT)) return false;
         const currency = currencyOf(args, currencyProperty);
-        return currency === null || value.decimalPlaces() <= minorUnits(currency);
+        return currency === null || hasAtMostPlaces(value, minorUnits(currency));
       },
       (args) => {
         const currency = currencyOf(args, currencyProperty);

@@ -5,7 +5,7 @@ import { DomainException } from '../common/domain.exception';
 import { dateRange, requestedPage } from '../common/list-query.dto';
 import { minorUnits } from '../common/money/currency';
 import { ZERO } from '../common/money/decimal';
-import { formatMoney } from '../common/money/money';
+import { formatMoney, hasAtMostPlaces } from '../common/money/money';
 import { generateShortCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -161,7 +161,7 @@ export class InvoicesService {
     return this.database.transaction(async (manager) => {
       const invoice = await this.store.findLive(manager, parseInt(input.id, 10), true);
       const digits = minorUnits(invoice.currency);
-      if (input.amount_paid.decimalPlaces() > digits) {
+      if (!hasAtMostPlaces(input.amount_paid, digits)) {
         throw DomainException.invalidField(
           'amount_paid',
           `amount_paid must have at most ${digits} decimals for ${invoice.currency}`,

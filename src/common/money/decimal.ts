@@ -26,10 +26,6 @@ export function parseDecimal(input: unknown): Decimal | null {
   return PLAIN_DECIMAL.test(text) ? new Decimal(text) : null;
 }
 
-export function decimalPlaces(value: Decimal): number {
-  return value.decimalPlaces();
-}
-
 export const ZERO = new Decimal(0);
 
 export function sum(values: Decimal[]): Decimal {

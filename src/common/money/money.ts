@@ -35,6 +35,7 @@ export function jsonMoney(value: Decimal, currency: string): LosslessNumber {
   return new LosslessNumber(formatMoney(value, currency));
 }
 
+/** Whether a value fits a number of decimal places (a currency's minor digits, or 4). */
 export function hasAtMostPlaces(value: Decimal, places: number): boolean {
   return value.decimalPlaces() <= places;
 }
