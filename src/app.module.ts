@@ -1,11 +1,11 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
 import { ClientsModule } from './clients/clients.module';
-import { BodyParsingMiddleware } from './common/body-parsing.middleware';
+import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { CommonModule } from './common/common.module';
-import { EnvelopeInterceptor } from './common/envelope.interceptor';
-import { ErrorFilter } from './common/error.filter';
-import { createValidationPipe } from './common/validation.pipe';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { ErrorFilter } from './http/error.filter';
+import { createValidationPipe } from './http/validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';

@@ -3,10 +3,11 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { APP_OPTIONS } from './app.options';
+import { configureApp } from './app.setup';
 import { AppConfig } from './config/app-config';
 
 async function bootstrap(): Promise<void> {
-  const app = await NestFactory.create(AppModule, APP_OPTIONS);
+  const app = configureApp(await NestFactory.create(AppModule, APP_OPTIONS));
   app.enableShutdownHooks();
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { ParseIdPipe } from '../common/parse-id.pipe';
-import { RequestInput } from '../common/request-input.decorator';
+import { ParseIdPipe } from '../http/parse-id.pipe';
+import { RequestInput } from '../http/request-input.decorator';
 import { ClientsService } from './clients.service';
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsDto } from './dto/list-clients.dto';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { EnvironmentVariables } from './environment';
+import { EnvironmentVariables, splitKeys } from './environment';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/invoicing.sqlite';
 
@@ -9,27 +9,94 @@ export const DEFAULT_DATABASE_URL = 'sqlite:data/invoicing.sqlite';
 export class AppConfig {
   constructor(private readonly config: ConfigService<EnvironmentVariables, true>) {}
 
+  private read<K extends keyof EnvironmentVariables>(name: K): EnvironmentVariables[K] {
+    return this.config.get(name, { infer: true });
+  }
+
+  get nodeEnv(): string {
+    return this.read('NODE_ENV') ?? 'development';
+  }
+
   get port(): number {
-    return this.config.get('PORT', { infer: true }) ?? 3000;
+    return this.read('PORT') ?? 3000;
   }
 
   get host(): string {
-    return this.config.get('HOST', { infer: true }) ?? '0.0.0.0';
+    return this.read('HOST') ?? '0.0.0.0';
   }
 
   get databaseUrl(): string {
-    return this.config.get('DATABASE_URL', { infer: true }) ?? DEFAULT_DATABASE_URL;
+    return this.read('DATABASE_URL') ?? DEFAULT_DATABASE_URL;
   }
 
   get databaseLogging(): boolean {
-    return this.config.get('DATABASE_LOGGING', { infer: true }) === 'true';
+    return this.read('DATABASE_LOGGING') === 'true';
   }
 
   get defaultCurrency(): string {
-    return (this.config.get('DEFAULT_CURRENCY', { infer: true }) ?? 'USD').toUpperCase();
+    return (this.read('DEFAULT_CURRENCY') ?? 'USD').toUpperCase();
   }
 
   get bodyLimit(): string {
-    return this.config.get('BODY_LIMIT', { infer: true }) ?? '1mb';
+    return this.read('BODY_LIMIT') ?? '1mb';
+  }
+
+  /** Keys that may do everything. */
+  get apiKeys(): string[] {
+    return splitKeys(this.read('API_KEYS'));
+  }
+
+  /** Keys that may only read (GET). */
+  get readOnlyApiKeys(): string[] {
+    return splitKeys(this.read('API_KEYS_READONLY'));
+  }
+
+  /** True when no key is configured: the API is open (refused in production unless AUTH_DISABLED). */
+  get authOpen(): boolean {
+    return this.apiKeys.length === 0 && this.readOnlyApiKeys.length === 0;
+  }
+
+  /** Requests per minute per key (per client address when open); 0 turns limiting off. */
+  get rateLimitPerMinute(): number {
+    return this.read('RATE_LIMIT_PER_MINUTE') ?? 600;
+  }
+
+  /** Where rate-limit counters live so that instances share them; unset: in memory. */
+  get redisUrl(): string | undefined {
+    return this.read('REDIS_URL');
+  }
+
+  /** `/metrics` needs no key even when keys are set. */
+  get metricsPublic(): boolean {
+    return this.read('METRICS_PUBLIC') === 'true';
+  }
+
+  get logLevel(): string {
+    return this.read('LOG_LEVEL') ?? (this.nodeEnv === 'test' ? 'warn' : 'info');
+  }
+
+  /** Longest a request may take to arrive in full (Node's server.requestTimeout). */
+  get requestTimeoutMs(): number {
+    return this.read('REQUEST_TIMEOUT_MS') ?? 30_000;
+  }
+
+  /** Longest the request headers may take to arrive (Node's server.headersTimeout). */
+  get headersTimeoutMs(): number {
+    return this.read('HEADERS_TIMEOUT_MS') ?? 10_000;
+  }
+
+  /** After SIGTERM: how long readiness fails before the listener closes. */
+  get shutdownDrainMs(): number {
+    return this.read('SHUTDOWN_DRAIN_MS') ?? 5_000;
+  }
+
+  /** After SIGTERM: the bound on the whole shutdown; past it the process exits anyway. */
+  get shutdownTimeoutMs(): number {
+    return this.read('SHUTDOWN_TIMEOUT_MS') ?? 25_000;
+  }
+
+  /** `/health/ready` fails when the database does not answer within this. */
+  get healthDatabaseTimeoutMs(): number {
+    return this.read('HEALTH_DATABASE_TIMEOUT_MS') ?? 1_500;
   }
 }

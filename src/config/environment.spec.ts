@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { validateEnvironment } from './environment';
+import { splitKeys, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {
   it('accepts an empty environment: every variable has a default', () => {
@@ -19,6 +19,16 @@ describe('validateEnvironment', () => {
     ['BODY_LIMIT', 'lots'],
     ['NODE_ENV', 'staging'],
     ['DATABASE_LOGGING', 'yes please'],
+    ['API_KEYS', 'short'],
+    ['API_KEYS', 'a-long-enough-key-1, has space inside'],
+    ['API_KEYS_READONLY', ','],
+    ['AUTH_DISABLED', 'sure'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['REDIS_URL', 'localhost:6379'],
+    ['METRICS_PUBLIC', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['REQUEST_TIMEOUT_MS', '5'],
+    ['SHUTDOWN_TIMEOUT_MS', 'soon'],
   ])('stops start-up on a bad %s (%s), naming it', (variable, value) => {
     expect(() => validateEnvironment({ [variable]: value })).toThrow(variable);
   });
@@ -35,5 +45,30 @@ describe('validateEnvironment', () => {
     expect(() => validateEnvironment({ PORT: 'x', DEFAULT_CURRENCY: 'ZZZ' })).toThrow(
       /PORT.*DEFAULT_CURRENCY/,
     );
+  });
+
+  it('reads comma-separated keys', () => {
+    const env = validateEnvironment({ API_KEYS: ' key-one-0123456789 ,key-two-0123456789' });
+    expect(splitKeys(env.API_KEYS)).toEqual(['key-one-0123456789', 'key-two-0123456789']);
+  });
+
+  it('refuses a key that is both full and read-only', () => {
+    const key = 'same-key-0123456789';
+    expect(() => validateEnvironment({ API_KEYS: key, API_KEYS_READONLY: key })).toThrow(
+      'API_KEYS_READONLY',
+    );
+  });
+
+  it('refuses to start open in production, naming API_KEYS', () => {
+    expect(() => validateEnvironment({ NODE_ENV: 'production' })).toThrow('API_KEYS');
+  });
+
+  it.each([
+    { NODE_ENV: 'production', AUTH_DISABLED: 'true' },
+    { NODE_ENV: 'production', API_KEYS: 'key-one-0123456789' },
+    { NODE_ENV: 'production', API_KEYS_READONLY: 'key-one-0123456789' },
+    { NODE_ENV: 'development' },
+  ])('starts with %p', (environment) => {
+    expect(() => validateEnvironment(environment)).not.toThrow();
   });
 });

@@ -12,6 +12,11 @@ import {
 } from 'class-validator';
 import { isCurrencyCode } from '../common/money/currency';
 
+/** A comma-separated list of API keys: each 16–256 visible ASCII characters, no comma. */
+const KEY_LIST = /^\s*[\x21-\x2b\x2d-\x7e]{16,256}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,256}\s*)*$/;
+const KEY_LIST_MESSAGE = (name: string) =>
+  `${name} must be a comma-separated list of keys, each 16 to 256 visible ASCII characters without commas`;
+
 /** Every environment variable the service reads, validated once at start-up. */
 export class EnvironmentVariables {
   @IsOptional()
@@ -47,6 +52,72 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsBooleanString()
   DATABASE_LOGGING?: string;
+
+  @IsOptional()
+  @Matches(KEY_LIST, { message: KEY_LIST_MESSAGE('API_KEYS') })
+  API_KEYS?: string;
+
+  @IsOptional()
+  @Matches(KEY_LIST, { message: KEY_LIST_MESSAGE('API_KEYS_READONLY') })
+  API_KEYS_READONLY?: string;
+
+  @IsOptional()
+  @IsBooleanString()
+  AUTH_DISABLED?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://host:6379 or rediss://…' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @IsBooleanString()
+  METRICS_PUBLIC?: string;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  REQUEST_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  HEADERS_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  SHUTDOWN_DRAIN_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  HEALTH_DATABASE_TIMEOUT_MS?: number;
 }
 
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */
@@ -57,8 +128,27 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
   if (env.DEFAULT_CURRENCY !== undefined && !isCurrencyCode(env.DEFAULT_CURRENCY)) {
     messages.push('DEFAULT_CURRENCY must be an active ISO 4217 code');
   }
+  const full = splitKeys(env.API_KEYS);
+  const readOnly = splitKeys(env.API_KEYS_READONLY);
+  if (full.some((key) => readOnly.includes(key))) {
+    messages.push('API_KEYS and API_KEYS_READONLY must not share a key');
+  }
+  const open = full.length === 0 && readOnly.length === 0;
+  if (open && env.NODE_ENV === 'production' && env.AUTH_DISABLED !== 'true') {
+    messages.push(
+      'API_KEYS (or API_KEYS_READONLY) must be set when NODE_ENV=production; set AUTH_DISABLED=true to run without keys on purpose',
+    );
+  }
   if (messages.length > 0) {
     throw new Error(`Invalid configuration: ${messages.join('; ')}`);
   }
   return env;
+}
+
+/** `"a, b,c"` → `['a', 'b', 'c']`; unset or empty → `[]`. */
+export function splitKeys(list: string | undefined): string[] {
+  return (list ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
 }

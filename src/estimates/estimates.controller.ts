@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { ParseIdPipe } from '../common/parse-id.pipe';
-import { RequestInput } from '../common/request-input.decorator';
+import { ParseIdPipe } from '../http/parse-id.pipe';
+import { RequestInput } from '../http/request-input.decorator';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { ParseIdPipe } from '../common/parse-id.pipe';
-import { RequestInput } from '../common/request-input.decorator';
+import { ParseIdPipe } from '../http/parse-id.pipe';
+import { RequestInput } from '../http/request-input.decorator';
 import { CreateExpenseDto } from './dto/create-expense.dto';
 import { ListExpensesDto } from './dto/list-expenses.dto';
 import { UpdateExpenseDto } from './dto/update-expense.dto';

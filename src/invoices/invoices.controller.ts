@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { ParseIdPipe } from '../common/parse-id.pipe';
-import { RequestInput } from '../common/request-input.decorator';
+import { ParseIdPipe } from '../http/parse-id.pipe';
+import { RequestInput } from '../http/request-input.decorator';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';

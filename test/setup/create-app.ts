@@ -4,6 +4,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS } from '../../src/app.options';
+import { configureApp } from '../../src/app.setup';
 import { createTestDatabase, dropTestDatabase } from './test-database';
 
 export interface TestApp {
@@ -16,7 +17,9 @@ export interface TestApp {
 export async function createTestApp(): Promise<TestApp> {
   await createTestDatabase();
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
-  const app = moduleRef.createNestApplication({ ...APP_OPTIONS, logger: ['error', 'warn'] });
+  const app = configureApp(
+    moduleRef.createNestApplication({ ...APP_OPTIONS, logger: ['error', 'warn'] }),
+  );
   await app.init();
   return {
     app,

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainException, FieldErrors } from './domain.exception';
+import { DomainException, FieldErrors } from '../common/domain.exception';
 
 /** Nested errors are named by path: `items.0.rate`. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldErrors {

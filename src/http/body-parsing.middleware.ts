@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isSafeNumber, parse } from 'lossless-json';
 import multer, { MulterError } from 'multer';
 import { AppConfig } from '../config/app-config';
-import { JsonNumberText } from './json-number-text';
+import { JsonNumberText } from '../common/json-number-text';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { MulterError } from 'multer';
-import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from './domain.exception';
+import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from '../common/domain.exception';
 
 interface ErrorBody {
   status: 'error';
