@@ -17,3 +17,5 @@ if (TEST_DIALECT === 'sqlite') {
   process.env.DATABASE_URL = `${server}/invoicing_test_${suffix}`;
 }
 process.env.NODE_ENV = 'test';
+// Files send thousands of requests from one address; rate-limit.e2e-spec.ts sets its own limits.
+process.env.RATE_LIMIT_PER_MINUTE = '0';

@@ -1,0 +1,389 @@
+import { Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { clientInput, createClient } from './factories/clients';
+import { estimateInput, estimateNumber, createEstimate } from './factories/estimates';
+import { createExpense, expenseInput } from './factories/expenses';
+import { createInvoice, invoiceInput, invoiceNumber } from './factories/invoices';
+import { createTestApp, TestApp } from './setup/create-app';
+import { expectError } from './setup/expectations';
+
+const newKey = (kind: string) => `${kind}-${randomBytes(12).toString('hex')}`;
+const FULL_KEY = newKey('full');
+const SECOND_FULL_KEY = newKey('full');
+const READ_ONLY_KEY = newKey('read');
+const WRONG_KEY = newKey('full');
+
+/** Records every route acts on; `paidInvoice` starts Paid so that not-paid would show. */
+interface Fixtures {
+  client: string;
+  invoice: string;
+  paidInvoice: string;
+  estimate: string;
+  expense: string;
+}
+
+interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** As Nest registers it: `:id` stands for the record named by `record`. */
+  path: string;
+  record?: keyof Fixtures;
+  /** Whether a read-only key is refused (403): every write, and the GETs that change state. */
+  writes: boolean;
+  /** A valid body: were the key not checked, the request would succeed and change data. */
+  body?: (fixtures: Fixtures) => object;
+}
+
+/** Every route under /v1, ordered so that each succeeds once in turn with a full key. */
+const ROUTES: Route[] = [
+  { method: 'GET', path: '/v1/client/all', writes: false },
+  { method: 'GET', path: '/v1/client/:id', record: 'client', writes: false },
+  { method: 'POST', path: '/v1/client/add', writes: true, body: () => clientInput() },
+  {
+    method: 'PUT',
+    path: '/v1/client/:id',
+    record: 'client',
+    writes: true,
+    body: () => clientInput({ names: 'Renamed client' }),
+  },
+  { method: 'GET', path: '/v1/invoice/all', writes: false },
+  { method: 'GET', path: '/v1/invoice/:id', record: 'invoice', writes: false },
+  {
+    method: 'POST',
+    path: '/v1/invoice/add',
+    writes: true,
+    body: ({ client }) => invoiceInput(client),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/invoice/:id',
+    record: 'invoice',
+    writes: true,
+    body: ({ client }) => invoiceInput(client, { description: 'Changed' }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/invoice/send',
+    writes: true,
+    body: ({ invoice }) => ({ id: invoice, email: 'billing@example.com' }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/invoice/record-payment',
+    writes: true,
+    body: ({ invoice }) => ({ id: invoice, amount_paid: '1.00', payment_date: '2026-03-10' }),
+  },
+  { method: 'GET', path: '/v1/invoice/paid/:id', record: 'invoice', writes: true },
+  { method: 'GET', path: '/v1/invoice/not-paid/:id', record: 'paidInvoice', writes: true },
+  { method: 'GET', path: '/v1/estimate/all', writes: false },
+  { method: 'GET', path: '/v1/estimate/:id', record: 'estimate', writes: false },
+  {
+    method: 'POST',
+    path: '/v1/estimate/add',
+    writes: true,
+    body: ({ client }) => estimateInput(client),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/estimate/:id',
+    record: 'estimate',
+    writes: true,
+    body: ({ client }) => estimateInput(client, { description: 'Changed' }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/estimate/send',
+    writes: true,
+    body: ({ estimate }) => ({ id: estimate, email: 'billing@example.com' }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/estimate/:id/convert',
+    record: 'estimate',
+    writes: true,
+    body: () => ({ invoice_no: invoiceNumber('CONV') }),
+  },
+  { method: 'GET', path: '/v1/expense/all', writes: false },
+  { method: 'GET', path: '/v1/expense/:id', record: 'expense', writes: false },
+  { method: 'POST', path: '/v1/expense/add', writes: true, body: () => expenseInput() },
+  {
+    method: 'PUT',
+    path: '/v1/expense/:id',
+    record: 'expense',
+    writes: true,
+    body: () => expenseInput({ description: 'Changed' }),
+  },
+  { method: 'DELETE', path: '/v1/invoice/:id', record: 'invoice', writes: true },
+  { method: 'DELETE', path: '/v1/estimate/:id', record: 'estimate', writes: true },
+  { method: 'DELETE', path: '/v1/expense/:id', record: 'expense', writes: true },
+  { method: 'DELETE', path: '/v1/client/:id', record: 'client', writes: true },
+];
+
+const nameOf = (route: Route) => `${route.method} ${route.path}`;
+
+/** Headers that must not let anyone in, whatever the route. */
+const BAD_CREDENTIALS: Array<[string, Record<string, string>]> = [
+  ['no key', {}],
+  ['a wrong key as Bearer', { Authorization: `Bearer ${WRONG_KEY}` }],
+  ['a wrong key as X-API-Key', { 'X-API-Key': WRONG_KEY }],
+  ['an empty Bearer', { Authorization: 'Bearer ' }],
+  ['an empty X-API-Key', { 'X-API-Key': '' }],
+  ['a key without the Bearer scheme', { Authorization: FULL_KEY }],
+  [
+    'Basic credentials holding the key',
+    { Authorization: `Basic ${Buffer.from(`user:${FULL_KEY}`).toString('base64')}` },
+  ],
+  ['Bearer run into the key', { Authorization: `Bearer${FULL_KEY}` }],
+  ['a key with text after it', { Authorization: `Bearer ${FULL_KEY} extra` }],
+  [
+    'two headers naming different keys',
+    { Authorization: `Bearer ${FULL_KEY}`, 'X-API-Key': WRONG_KEY },
+  ],
+];
+
+/** An agent sending these headers on every request. */
+function agentWith(test: TestApp, headers: Record<string, string>): TestAgent {
+  const agent = request.agent(test.app.getHttpServer());
+  for (const [name, value] of Object.entries(headers)) agent.set(name, value);
+  return agent;
+}
+
+function send(
+  agent: TestAgent,
+  route: Route,
+  fixtures: Fixtures,
+  method: Route['method'] | 'HEAD' = route.method,
+) {
+  const path = route.record ? route.path.replace(':id', fixtures[route.record]) : route.path;
+  const call =
+    method === 'HEAD'
+      ? agent.head(path)
+      : agent[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path);
+  return route.body ? call.send(route.body(fixtures)) : call;
+}
+
+async function createFixtures(agent: TestAgent): Promise<Fixtures> {
+  const client = await createClient(agent);
+  const invoice = (await createInvoice(agent, { client })).id;
+  const paidInvoice = (await createInvoice(agent, { client })).id;
+  await agent.get(`/v1/invoice/paid/${paidInvoice}`).expect(200);
+  const estimate = (await createEstimate(agent, { client, estimate_no: estimateNumber() })).id;
+  const expense = await createExpense(agent);
+  return { client, invoice, paidInvoice, estimate, expense };
+}
+
+const outcome = (response: request.Response) =>
+  `${response.status} ${(response.body as { status?: string }).status}`;
+
+/** Everything a route could change, read with a full key. */
+async function snapshot(agent: TestAgent, fixtures: Fixtures): Promise<unknown[]> {
+  const paths = [
+    '/v1/client/all',
+    '/v1/invoice/all',
+    '/v1/estimate/all',
+    '/v1/expense/all',
+    `/v1/client/${fixtures.client}`,
+    `/v1/invoice/${fixtures.invoice}`,
+    `/v1/invoice/${fixtures.paidInvoice}`,
+    `/v1/estimate/${fixtures.estimate}`,
+    `/v1/expense/${fixtures.expense}`,
+  ];
+  const responses = await Promise.all(paths.map((path) => agent.get(path)));
+  return responses.map((response, index) => [
+    paths[index],
+    response.status,
+    response.body as unknown,
+  ]);
+}
+
+/** `METHOD path` of every route Express knows under /v1. */
+function registeredRoutes(test: TestApp): string[] {
+  const express = test.app.getHttpAdapter().getInstance() as {
+    router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
+  };
+  return express.router.stack.flatMap(({ route }) =>
+    route && route.path.startsWith('/v1/')
+      ? Object.keys(route.methods).map((method) => `${method.toUpperCase()} ${route.path}`)
+      : [],
+  );
+}
+
+describe('API keys', () => {
+  const warn = jest.spyOn(Logger.prototype, 'warn');
+  const openWarnings = () =>
+    warn.mock.calls.filter(([message]) => typeof message === 'string' && /OPEN/.test(message));
+  let test: TestApp;
+  let full: TestAgent;
+  let readOnly: TestAgent;
+  let fixtures: Fixtures;
+
+  beforeAll(async () => {
+    test = await createTestApp({
+      env: { API_KEYS: `${FULL_KEY}, ${SECOND_FULL_KEY}`, API_KEYS_READONLY: READ_ONLY_KEY },
+    });
+    full = agentWith(test, { Authorization: `Bearer ${FULL_KEY}` });
+    readOnly = agentWith(test, { 'X-API-Key': READ_ONLY_KEY });
+    fixtures = await createFixtures(full);
+  });
+
+  afterAll(async () => {
+    warn.mockRestore();
+    await test.close();
+  });
+
+  it('covers every route under /v1 in this file', () => {
+    expect(registeredRoutes(test).sort()).toEqual(ROUTES.map(nameOf).sort());
+  });
+
+  it('does not warn of an open API when keys are set', () => {
+    expect(openWarnings()).toEqual([]);
+  });
+
+  describe.each(BAD_CREDENTIALS)('%s', (_, headers) => {
+    it('answers 401 with WWW-Authenticate on every route and changes nothing', async () => {
+      const before = await snapshot(full, fixtures);
+      const agent = agentWith(test, headers);
+      const answered: string[] = [];
+      for (const route of ROUTES) {
+        const response = await send(agent, route, fixtures);
+        answered.push(`${nameOf(route)} ${response.status}`);
+        if (response.status === 401) {
+          expectError(response, 401);
+          expect(response.headers['www-authenticate']).toBe('Bearer');
+        }
+      }
+      expect(answered).toEqual(ROUTES.map((route) => `${nameOf(route)} 401`));
+      expect(await snapshot(full, fixtures)).toEqual(before);
+    });
+  });
+
+  it('says whether the key was missing or wrong', async () => {
+    const missing = await test.http.get('/v1/client/all');
+    expect(missing.body).toEqual({ status: 'error', message: 'An API key is required' });
+    const wrong = await agentWith(test, { 'X-API-Key': WRONG_KEY }).get('/v1/client/all');
+    expect(wrong.body).toEqual({ status: 'error', message: 'Invalid API key' });
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['Authorization: Bearer', { Authorization: `Bearer ${FULL_KEY}` }],
+    ['Authorization with the scheme in lower case', { Authorization: `bearer ${FULL_KEY}` }],
+    ['X-API-Key', { 'X-API-Key': FULL_KEY }],
+    [
+      'both headers with the same key',
+      { Authorization: `Bearer ${FULL_KEY}`, 'X-API-Key': FULL_KEY },
+    ],
+    ['the second key of API_KEYS', { 'X-API-Key': SECOND_FULL_KEY }],
+  ])('accepts a full key given as %s, for reads and writes', async (_, headers) => {
+    const agent = agentWith(test, headers);
+    await agent.get('/v1/client/all').expect(200);
+    const added = await agent.post('/v1/client/add').send(clientInput()).expect(200);
+    expect(added.body).toMatchObject({ status: 'success' });
+  });
+
+  describe('routes that need no key', () => {
+    it('lets the probes through with no key or a wrong one', async () => {
+      for (const path of ['/health', '/health/ready']) {
+        await test.http.get(path).expect(200);
+        await agentWith(test, { Authorization: `Bearer ${WRONG_KEY}` })
+          .get(path)
+          .expect(200);
+      }
+    });
+
+    it('asks a key for /metrics unless METRICS_PUBLIC=true', async () => {
+      expectError(await test.http.get('/metrics'), 401);
+      await readOnly.get('/metrics').expect(200);
+      const metricsPublic = await createTestApp({
+        env: { API_KEYS: FULL_KEY, METRICS_PUBLIC: 'true' },
+        sharedDatabase: true,
+      });
+      try {
+        await metricsPublic.http.get('/metrics').expect(200);
+        expectError(await metricsPublic.http.get('/v1/client/all'), 401);
+      } finally {
+        await metricsPublic.close();
+      }
+    });
+  });
+
+  describe('a read-only key', () => {
+    const reads = ROUTES.filter((route) => !route.writes);
+    const writes = ROUTES.filter((route) => route.writes);
+
+    it.each(reads.map((route) => [nameOf(route), route] as const))(
+      'may call %s, with the answer a full key gets',
+      async (_, route) => {
+        const asReader = await send(readOnly, route, fixtures);
+        const asOwner = await send(full, route, fixtures);
+        expect(asReader.status).toBe(200);
+        expect(asReader.body).toEqual(asOwner.body);
+      },
+    );
+
+    it('is refused (403) on every write, the state-changing GETs included, and changes nothing', async () => {
+      const before = await snapshot(full, fixtures);
+      const answered: string[] = [];
+      for (const route of writes) {
+        const response = await send(readOnly, route, fixtures);
+        answered.push(`${nameOf(route)} ${response.status}`);
+        if (response.status === 403) {
+          expectError(response, 403);
+          expect(response.body).toEqual({ status: 'error', message: 'This API key may only read' });
+        }
+      }
+      expect(answered).toEqual(writes.map((route) => `${nameOf(route)} 403`));
+      expect(await snapshot(full, fixtures)).toEqual(before);
+    });
+
+    it('may HEAD a read, but not a state-changing GET', async () => {
+      const paid = ROUTES.find((route) => route.path === '/v1/invoice/paid/:id')!;
+      const before = await snapshot(full, fixtures);
+      await readOnly.head('/v1/client/all').expect(200);
+      await send(readOnly, paid, fixtures, 'HEAD').expect(403);
+      expect(await snapshot(full, fixtures)).toEqual(before);
+    });
+  });
+
+  it('lets a full key call every route', async () => {
+    const answered: string[] = [];
+    for (const route of ROUTES) {
+      answered.push(`${nameOf(route)} ${outcome(await send(full, route, fixtures))}`);
+    }
+    expect(answered).toEqual(ROUTES.map((route) => `${nameOf(route)} 200 success`));
+  });
+
+  describe('with no key configured', () => {
+    let open: TestApp;
+    let openFixtures: Fixtures;
+
+    beforeAll(async () => {
+      warn.mockClear();
+      // A second instance on the same database, started without keys.
+      open = await createTestApp({ sharedDatabase: true });
+      openFixtures = await createFixtures(open.http);
+    });
+
+    afterAll(async () => {
+      await open.close();
+    });
+
+    it('warns at start-up that the API is open', () => {
+      expect(openWarnings()).toHaveLength(1);
+    });
+
+    it('lets every request through without a key', async () => {
+      const answered: string[] = [];
+      for (const route of ROUTES) {
+        answered.push(`${nameOf(route)} ${outcome(await send(open.http, route, openFixtures))}`);
+      }
+      expect(answered).toEqual(ROUTES.map((route) => `${nameOf(route)} 200 success`));
+    });
+
+    it('ignores a key that is given', async () => {
+      const agent = agentWith(open, { Authorization: 'Bearer nonsense' });
+      await agent.get('/v1/client/all').expect(200);
+      await agent.post('/v1/client/add').send(clientInput()).expect(200);
+    });
+  });
+});
