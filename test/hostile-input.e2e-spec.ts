@@ -1169,6 +1169,8 @@ describe('Hostile input', () => {
       '1%20',
       '0',
       '4294967296',
+      '%',
+      '%ZZ',
     ];
     const bodies: Record<Resource, object> = {
       client: { names: 'Changed By Path' },
@@ -1176,23 +1178,22 @@ describe('Hostile input', () => {
       invoice: { ...invoiceBody(pristine.client), invoice_no: 'CHANGED-BY-PATH' },
       estimate: { ...estimateBody(pristine.client), estimate_no: 'CHANGED-BY-PATH' },
     };
-    for (const id of [...ids, '%']) {
-      const expected: Expected = id === '%' ? 400 : 404;
+    for (const id of ids) {
       for (const resource of RESOURCES) {
         const path = `/v1/${resource}/${id}`;
-        findings.expect(`PUT ${path}`, await http.put(path).send(bodies[resource]), expected);
-        findings.expect(`GET ${path}`, await http.get(path), expected);
-        findings.expect(`DELETE ${path}`, await http.delete(path), expected);
+        findings.expect(`PUT ${path}`, await http.put(path).send(bodies[resource]), 404);
+        findings.expect(`GET ${path}`, await http.get(path), 404);
+        findings.expect(`DELETE ${path}`, await http.delete(path), 404);
       }
       const convert = `/v1/estimate/${id}/convert`;
       findings.expect(
         `POST ${convert}`,
         await http.post(convert).send({ invoice_no: 'BY-PATH' }),
-        expected,
+        404,
       );
       for (const action of ['paid', 'not-paid']) {
         const path = `/v1/invoice/${action}/${id}`;
-        findings.expect(`GET ${path}`, await http.get(path), expected);
+        findings.expect(`GET ${path}`, await http.get(path), 404);
       }
     }
     expect(findings.problems).toEqual([]);

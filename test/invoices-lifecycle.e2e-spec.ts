@@ -390,7 +390,7 @@ describe('Invoices: numbers, updates, status, sends, archiving', () => {
         }),
       );
 
-      expectError(response, 422);
+      expectValidationError(response, ['items']);
       expect(await readInvoice(test.http, invoice.id)).toEqual(before);
       expect(await listed(invoice.id)).toEqual(listedBefore);
       expect(before.invoice[0]).toMatchObject({

@@ -1,15 +1,5 @@
-/** Every failure the services raise on purpose; the error filter maps `code` to a status. */
-export type DomainErrorCode =
-  | 'NOT_FOUND'
-  | 'VALIDATION_FAILED'
-  | 'UNKNOWN_CLIENT'
-  | 'DUPLICATE_INVOICE_NO'
-  | 'DUPLICATE_ESTIMATE_NO'
-  | 'INVOICE_OVERPAID'
-  | 'TOTAL_BELOW_AMOUNT_PAID'
-  | 'ESTIMATE_ALREADY_CONVERTED';
-
-export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, number> = {
+/** Every failure the services raise on purpose, with the status the error filter answers. */
+export const DOMAIN_ERROR_STATUS = {
   NOT_FOUND: 404,
   VALIDATION_FAILED: 422,
   UNKNOWN_CLIENT: 422,
@@ -18,11 +8,25 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, number> = {
   INVOICE_OVERPAID: 422,
   TOTAL_BELOW_AMOUNT_PAID: 422,
   ESTIMATE_ALREADY_CONVERTED: 409,
-};
+} as const;
+
+export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
+
+/** The codes answered with 422: CONTRACT.md makes each of them name its fields in `errors`. */
+export type FieldErrorCode = {
+  [Code in DomainErrorCode]: (typeof DOMAIN_ERROR_STATUS)[Code] extends 422 ? Code : never;
+}[DomainErrorCode];
 
 export type FieldErrors = Record<string, string[]>;
 
 export class DomainException extends Error {
+  /** A 422 code cannot be raised without the fields it is about. */
+  constructor(code: FieldErrorCode, message: string, errors: FieldErrors);
+  constructor(
+    code: Exclude<DomainErrorCode, FieldErrorCode>,
+    message: string,
+    errors?: FieldErrors,
+  );
   constructor(
     readonly code: DomainErrorCode,
     message: string,

@@ -1,4 +1,4 @@
-import { isCalendarDate } from './input-rules';
+import { isCalendarDate, isIdText, parseId } from './input-rules';
 
 describe('isCalendarDate', () => {
   it.each([
@@ -41,4 +41,47 @@ describe('isCalendarDate', () => {
       expect(isCalendarDate(value)).toBe(false);
     },
   );
+});
+
+describe('parseId', () => {
+  it.each([
+    ['1', 1],
+    ['42', 42],
+    ['0001', 1],
+    ['00000000000000000001', 1],
+    [`${'0'.repeat(100)}7`, 7],
+    ['4294967295', 4_294_967_295],
+    ['0004294967295', 4_294_967_295],
+  ])('reads %j as %p, leading zeros ignored at any length', (text, id) => {
+    expect(parseId(text)).toBe(id);
+  });
+
+  it.each([
+    '0',
+    '0000',
+    '4294967296',
+    '999999999999',
+    '9'.repeat(30),
+    '1'.repeat(400),
+    '10000000000000000000001',
+  ])('answers null for the digits %j, which name no record', (text) => {
+    expect(parseId(text)).toBeNull();
+  });
+
+  it.each(['', 'abc', '-1', '+1', '1.0', '1e2', '0x1', ' 1', '1 ', '١', '１'])(
+    'answers null for %j, which is not all ASCII digits',
+    (text) => {
+      expect(parseId(text)).toBeNull();
+    },
+  );
+});
+
+describe('isIdText', () => {
+  it.each(['0', '1', '0001', '9'.repeat(30)])('takes %j for an id', (text) => {
+    expect(isIdText(text)).toBe(true);
+  });
+
+  it.each(['', 'abc', '-1', '1.5', ' 1', '١', 1, null, undefined, ['1']])('refuses %p', (value) => {
+    expect(isIdText(value)).toBe(false);
+  });
 });

@@ -38,6 +38,43 @@ export function Trim(): PropertyDecorator {
   );
 }
 
+/** Ids are auto-increment integers in an unsigned INT column: none is larger. */
+const MAX_ID = 4_294_967_295;
+const ID_DIGITS = /^[0-9]+$/;
+
+/** Text that has the shape of an id: ASCII digits, at least one, any number of them. */
+export function isIdText(value: unknown): value is string {
+  return typeof value === 'string' && ID_DIGITS.test(value);
+}
+
+/**
+ * The one rule for ids, in the path and in parameters alike. Leading zeros are ignored at any
+ * length (`0001` and `00000000000000000001` are both 1). Answers null when the text names no
+ * record: not all digits, 0, or past the largest id, however many digits.
+ */
+export function parseId(text: string): number | null {
+  if (!isIdText(text)) return null;
+  const significant = text.replace(/^0+/, '');
+  // Past ten digits it is past MAX_ID, and Number() would round it anyway.
+  if (significant.length === 0 || significant.length > 10) return null;
+  const id = Number(significant);
+  return id <= MAX_ID ? id : null;
+}
+
+/**
+ * An id parameter (`id` of send and record-payment, `client`): digits as text or a JSON number.
+ * Anything else is malformed (422); which record the digits name is parseId's answer, later,
+ * so that digits naming none answer 404 (or 422 "unknown client") whatever their length.
+ */
+export function IsIdInput(message: string): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'number' ? String(value) : numberInput(value),
+    )(target, propertyName);
+    rule('isIdInput', isIdText, message)(target, propertyName);
+  };
+}
+
 interface DecimalBounds {
   /** Smallest allowed value, inclusive unless `exclusiveMin`. */
   min: string;

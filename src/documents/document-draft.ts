@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { Client } from '../clients/entities/client.entity';
 import { DomainException } from '../common/domain.exception';
+import { parseId } from '../common/input-rules';
 import { LIVE } from '../database/columns';
 import { Decimal, ZERO } from '../common/money/decimal';
 import { DocumentTotals, LineInput, moneyOverLimit, priceDocument } from './domain/document-totals';
@@ -51,12 +52,15 @@ export async function draftDocument(
 ): Promise<DocumentDraft> {
   // A document may stay with its client after the client is archived; moving a document to
   // a client, or creating one, needs a live client.
-  const clientId = parseInt(input.client, 10);
+  const clientId = parseId(input.client);
   const keepsItsClient = existing?.record.clientId === clientId;
-  const client = await manager.findOne(Client, {
-    where: keepsItsClient ? { id: clientId } : { id: clientId, ...LIVE },
-    lock: defaults.clientLock,
-  });
+  const client =
+    clientId === null
+      ? null
+      : await manager.findOne(Client, {
+          where: keepsItsClient ? { id: clientId } : { id: clientId, ...LIVE },
+          lock: defaults.clientLock,
+        });
   if (!client) {
     throw new DomainException('UNKNOWN_CLIENT', `Client ${input.client} does not exist`, {
       client: [`client ${input.client} does not exist or is archived`],

@@ -1,6 +1,7 @@
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainErrorCode, DomainException } from '../common/domain.exception';
+import { parseId } from '../common/input-rules';
 import { Page } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database, isUniqueViolation } from '../database/database';
@@ -34,7 +35,7 @@ export interface DocumentKind<
   numberParam: string;
   /** How the database names a clash on the live-number unique index (MySQL, SQLite). */
   numberIndex: string[];
-  duplicateNumberCode: DomainErrorCode;
+  duplicateNumberCode: Extract<DomainErrorCode, `DUPLICATE_${string}`>;
 }
 
 /**
@@ -61,6 +62,13 @@ export class DocumentStore<
     });
     if (!document) throw DomainException.notFound(capitalised(this.kind.name), String(id));
     return document;
+  }
+
+  /** The live document an `id` parameter names (digits, any length), or 404. */
+  findLiveByParameter(manager: EntityManager, idText: string, forUpdate = false): Promise<D> {
+    const id = parseId(idText);
+    if (id === null) throw DomainException.notFound(capitalised(this.kind.name), idText);
+    return this.findLive(manager, id, forUpdate);
   }
 
   /** Live documents in id order, filtered, all or one page (see findList). */
@@ -149,7 +157,7 @@ export class DocumentStore<
   /** Appends to the send log and hands the send to delivery; the document is unchanged. */
   async send(input: SendDocumentDto): Promise<{ document: D; entry: S }> {
     const sent = await this.database.transaction(async (manager) => {
-      const document = await this.findLive(manager, parseInt(input.id, 10));
+      const document = await this.findLiveByParameter(manager, input.id);
       const entry = manager.create(this.kind.sendLogEntry, {
         ...this.childrenOf(document.id),
         email: input.email,

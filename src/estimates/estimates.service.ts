@@ -9,6 +9,7 @@ import { Database } from '../database/database';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { applyDraft, draftDocument } from '../documents/document-draft';
 import { DocumentKind, DocumentStore } from '../documents/document-store';
+import { clientIdFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
@@ -48,7 +49,7 @@ export class EstimatesService {
 
   list(query: ListEstimatesDto) {
     const filter: FindOptionsWhere<Estimate> = {
-      clientId: query.client === undefined ? undefined : parseInt(query.client, 10),
+      clientId: clientIdFilter(query.client),
       accepted: query.accepted === undefined ? undefined : query.accepted === 'True',
     };
     return this.database.read(async (manager) => {

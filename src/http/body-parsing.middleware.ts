@@ -4,6 +4,7 @@ import {
   NestMiddleware,
   UnsupportedMediaTypeException,
 } from '@nestjs/common';
+import { parse as parseBytes } from 'bytes';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -95,6 +96,7 @@ export class BodyParsingMiddleware implements NestMiddleware {
       express.text({ type: JSON_TYPES, limit, verify: verifyUtf8 }),
       parseJsonText,
       express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: verifyUtf8 }),
+      limitMultipartBody(parseBytes(limit) ?? 0),
       (request, response, next) =>
         multipart(request, response, (error?: unknown) => next(describeMultipartError(error))),
     ];
@@ -157,9 +159,48 @@ function parseJsonText(request: Request, _response: Response, next: NextFunction
   next();
 }
 
+/**
+ * Multer caps each field and the number of fields, not the whole body: a multipart body is
+ * held to BODY_LIMIT like the other encodings, by its declared length or, when chunked, by the
+ * bytes that arrive. Past the limit the form is abandoned and the request answers 413.
+ */
+function limitMultipartBody(limit: number): RequestHandler {
+  return (request, _response, next) => {
+    if (!request.is(MULTIPART_TYPE)) {
+      next();
+      return;
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      next(bodyTooLarge());
+      return;
+    }
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received > limit) {
+        request.off('data', count);
+        // Multer listens for this: it stops the form, drains the rest and hands the error on.
+        request.emit('error', bodyTooLarge());
+      }
+    };
+    request.on('data', count);
+    request.once('end', () => request.off('data', count));
+    next();
+  };
+}
+
+function isBodyTooLarge(error: unknown): boolean {
+  return (error as { type?: unknown } | null)?.type === 'entity.too.large';
+}
+
+function bodyTooLarge(): Error {
+  return Object.assign(new Error('Request body is too large'), { type: 'entity.too.large' });
+}
+
 /** Busboy reports a broken form as a plain Error; that is the client's fault, not ours. */
 function describeMultipartError(error: unknown): unknown {
   if (error === undefined || error === null) return undefined;
-  if (error instanceof MulterError) return error;
+  if (error instanceof MulterError || isBodyTooLarge(error)) return error;
   return new BadRequestException('Malformed multipart body');
 }

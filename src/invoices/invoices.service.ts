@@ -12,6 +12,7 @@ import { Database } from '../database/database';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { applyDraft, DocumentDraft, draftDocument } from '../documents/document-draft';
 import { DocumentKind, DocumentStore } from '../documents/document-store';
+import { clientIdFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import {
   applyPayment,
@@ -62,7 +63,7 @@ export class InvoicesService {
 
   list(query: ListInvoicesDto) {
     const filter: FindOptionsWhere<Invoice> = {
-      clientId: query.client === undefined ? undefined : parseInt(query.client, 10),
+      clientId: clientIdFilter(query.client),
       paymentStatus: query.payment_status,
       issueDate: dateRange(query.from, query.to),
     };
@@ -138,9 +139,17 @@ export class InvoicesService {
       if (draft.total.lt(invoice.amountPaid)) {
         const total = formatMoney(draft.total, draft.currency);
         const paid = formatMoney(invoice.amountPaid, invoice.currency);
+        const message = `the new total ${total} is below the amount already paid ${paid}`;
+        // The lines and the tax rate make the total: name those this update gave.
+        const given = (['items', 'tax_rate'] as const).filter(
+          (field) => input[field] !== undefined,
+        );
         throw new DomainException(
           'TOTAL_BELOW_AMOUNT_PAID',
           `The new total ${total} is below the amount already paid ${paid}`,
+          Object.fromEntries(
+            (given.length > 0 ? given : ['items']).map((field) => [field, [message]]),
+          ),
         );
       }
       applyDraft(invoice, draft);
@@ -159,7 +168,7 @@ export class InvoicesService {
    */
   recordPayment(input: RecordPaymentDto) {
     return this.database.transaction(async (manager) => {
-      const invoice = await this.store.findLive(manager, parseInt(input.id, 10), true);
+      const invoice = await this.store.findLiveByParameter(manager, input.id, true);
       const digits = minorUnits(invoice.currency);
       if (!hasAtMostPlaces(input.amount_paid, digits)) {
         throw DomainException.invalidField(
