@@ -3,12 +3,17 @@
  * once against an embedded SQLite file and once against the local MariaDB. Every e2e file gets
  * a throwaway database of its own (test/setup/test-database.ts).
  */
-const tsJest = { '^.+\\.ts$': 'ts-jest' };
+const tsJest = {
+  '^.+\\.ts$': 'ts-jest',
+  // @nestjs/terminus ships ES modules only; Jest runs CommonJS.
+  '/node_modules/@nestjs/terminus/.+\\.js$': '<rootDir>/test/setup/esm-package.transform.js',
+};
 
 const e2e = (dialect) => ({
   displayName: `e2e-${dialect}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
   transform: tsJest,
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/terminus/)'],
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
   globals: { TEST_DIALECT: dialect },

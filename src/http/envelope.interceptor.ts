@@ -14,6 +14,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       map((result) => {
+        // A handler that answered by itself (`@Res()`: the Prometheus text of /metrics).
+        if (response.headersSent) return '';
         response.status(200).type('application/json');
         return stringify({ status: 'success', ...result }) ?? '{}';
       }),

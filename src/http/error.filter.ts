@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { MulterError } from 'multer';
 import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from '../common/domain.exception';
+import { describeUnexpectedError } from '../logging/loggable-error';
 
 interface ErrorBody {
   status: 'error';
@@ -47,9 +48,8 @@ export class ErrorFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const [status, body] = this.describe(exception);
     if (status >= 500 && status !== 503) {
-      this.logger.error(
-        exception instanceof Error ? (exception.stack ?? exception.message) : exception,
-      );
+      // Class, code and frames only: a driver's message quotes the request's values.
+      this.logger.error({ error: describeUnexpectedError(exception) }, 'Unexpected error');
     }
     if (response.headersSent) return;
     response.status(status).json(body);

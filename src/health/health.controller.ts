@@ -1,0 +1,54 @@
+import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { ErrorEnvelopeDto, SuccessEnvelopeDto } from '../http/dto/envelope-response.dto';
+import { Public } from '../http/auth/public.decorator';
+import { LivenessResponse, ReadinessResponse } from './health-response.dto';
+import { ReadinessService } from './readiness.service';
+
+/** The success envelope around a probe's payload. */
+function probeAnswer(payload: new () => object) {
+  return applyDecorators(
+    ApiExtraModels(SuccessEnvelopeDto, payload),
+    ApiOkResponse({
+      description: 'Success',
+      schema: {
+        allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(payload) }],
+      },
+    }),
+  );
+}
+
+/** Probes for the orchestrator: outside /v1, no key, never cached. */
+@ApiTags('Operations')
+@Public()
+@Controller('health')
+export class HealthController {
+  constructor(private readonly readiness: ReadinessService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness: the process answers (no database check)' })
+  @probeAnswer(LivenessResponse)
+  @Header('Cache-Control', 'no-store')
+  alive(): LivenessResponse {
+    return this.readiness.alive();
+  }
+
+  @Get('ready')
+  @ApiOperation({
+    summary: 'Readiness: the database answers within HEALTH_DATABASE_TIMEOUT_MS',
+    description: 'Fails (503) while the database is unreachable and from the start of shutdown.',
+  })
+  @probeAnswer(ReadinessResponse)
+  @ApiResponse({ status: 503, description: 'Not ready', type: ErrorEnvelopeDto })
+  @Header('Cache-Control', 'no-store')
+  ready(): Promise<ReadinessResponse> {
+    return this.readiness.ready();
+  }
+}
