@@ -1,10 +1,13 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
 import { ClientsModule } from './clients/clients.module';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { CommonModule } from './common/common.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
+import { ApiKeyGuard } from './http/auth/api-key.guard';
+import { RateLimitGuard } from './http/rate-limit/rate-limit.guard';
+import { RateLimitModule } from './http/rate-limit/rate-limit.module';
 import { createValidationPipe } from './http/validation.pipe';
 import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -12,22 +15,33 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { EstimatesModule } from './estimates/estimates.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 
 const API_MODULES = [ClientsModule, InvoicesModule, EstimatesModule, ExpensesModule];
 
 @Module({
   imports: [
     AppConfigModule,
+    LoggingModule,
     DatabaseModule,
     CommonModule,
     DeliveryModule,
+    RateLimitModule,
     ...API_MODULES,
     RouterModule.register([{ path: 'v1', children: API_MODULES }]),
+    // Outside /v1: /health, /health/ready, /metrics.
+    HealthModule,
+    MetricsModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    // In this order: the key is known (or refused with 401) before it is counted.
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
 })
 export class AppModule implements NestModule {

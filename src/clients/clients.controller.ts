@@ -1,37 +1,87 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
+import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { ClientsService } from './clients.service';
+import {
+  ClientListResponseDto,
+  ClientReadResponseDto,
+  ClientWriteResponseDto,
+} from './dto/client-response.dto';
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsDto } from './dto/list-clients.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
 
+const NOT_FOUND = 'No live client with this id';
+
+@ApiResource('clients')
 @Controller('client')
 export class ClientsController {
   constructor(private readonly clients: ClientsService) {}
 
   @Get('all')
-  list(@RequestInput() query: ListClientsDto) {
+  @ApiEndpoint({
+    summary: 'List clients',
+    description: 'Live clients, oldest first; without updated_at.',
+    query: ListClientsDto,
+    success: ClientListResponseDto,
+    errors: { 422: 'A malformed filter or page' },
+  })
+  list(@RequestInput() query: ListClientsDto): Promise<ClientListResponseDto> {
     return this.clients.list(query);
   }
 
   @Post('add')
-  create(@RequestInput() input: CreateClientDto) {
+  @ApiEndpoint({
+    summary: 'Add a client',
+    body: CreateClientDto,
+    success: ClientWriteResponseDto,
+    errors: { 422: 'A missing or malformed parameter' },
+  })
+  create(@RequestInput() input: CreateClientDto): Promise<ClientWriteResponseDto> {
     return this.clients.create(input);
   }
 
   @Get(':id')
-  get(@Param('id', ParseIdPipe) id: number) {
+  @ApiEndpoint({
+    summary: 'Read a client',
+    description: 'The client with its live invoices and estimates, each with timestamps.',
+    pathId: 'Id of the client',
+    success: ClientReadResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  get(@Param('id', ParseIdPipe) id: number): Promise<ClientReadResponseDto> {
     return this.clients.get(id);
   }
 
   @Put(':id')
-  update(@Param('id', ParseIdPipe) id: number, @RequestInput() input: UpdateClientDto) {
+  @ApiEndpoint({
+    summary: 'Update a client',
+    description:
+      'Takes the parameters of add; an optional one left out keeps its value ("" clears it).',
+    pathId: 'Id of the client',
+    body: UpdateClientDto,
+    success: ClientWriteResponseDto,
+    errors: { 404: NOT_FOUND, 422: 'A missing or malformed parameter' },
+  })
+  update(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: UpdateClientDto,
+  ): Promise<ClientWriteResponseDto> {
     return this.clients.update(id, input);
   }
 
   @Delete(':id')
-  archive(@Param('id', ParseIdPipe) id: number) {
+  @ApiEndpoint({
+    summary: 'Delete (archive) a client',
+    description:
+      'The client leaves every list and answers 404 from then on; its invoices and estimates stay.',
+    pathId: 'Id of the client',
+    success: DeletedResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  archive(@Param('id', ParseIdPipe) id: number): Promise<DeletedResponseDto> {
     return this.clients.archive(id);
   }
 }

@@ -1,21 +1,9 @@
 import { formatTimestamp } from '../common/clock';
+import { ClientDto, ClientListItemDto } from './dto/client-response.dto';
 import { Client } from './entities/client.entity';
 
-export interface ClientListItem {
-  id: string;
-  names: string;
-  email: string;
-  phone: string;
-  address: string;
-  created_at: string;
-}
-
-export interface ClientDetail extends ClientListItem {
-  updated_at: string;
-}
-
 /** `GET /client/all`: no updated_at. */
-export function toListItem(client: Client): ClientListItem {
+export function toListItem(client: Client): ClientListItemDto {
   return {
     id: String(client.id),
     names: client.names,
@@ -27,6 +15,6 @@ export function toListItem(client: Client): ClientListItem {
 }
 
 /** Read, add and update outputs. */
-export function toDetail(client: Client): ClientDetail {
+export function toDetail(client: Client): ClientDto {
   return { ...toListItem(client), updated_at: formatTimestamp(client.updatedAt) };
 }

@@ -8,7 +8,8 @@ import { Database } from '../database/database';
 import { findList } from '../database/find-list';
 import { EstimatesService } from '../estimates/estimates.service';
 import { InvoicesService } from '../invoices/invoices.service';
-import { ClientDetail, toDetail, toListItem } from './clients.mapper';
+import { toDetail, toListItem } from './clients.mapper';
+import { ClientWriteResponseDto } from './dto/client-response.dto';
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsDto } from './dto/list-clients.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
@@ -47,7 +48,7 @@ export class ClientsService {
     });
   }
 
-  create(input: CreateClientDto): Promise<{ data: ClientDetail[] }> {
+  create(input: CreateClientDto): Promise<ClientWriteResponseDto> {
     return this.database.transaction(async (manager) => {
       const now = this.clock.now();
       const client = manager.create(Client, {
@@ -64,7 +65,7 @@ export class ClientsService {
     });
   }
 
-  update(id: number, input: UpdateClientDto): Promise<{ data: ClientDetail[] }> {
+  update(id: number, input: UpdateClientDto): Promise<ClientWriteResponseDto> {
     return this.database.transaction(async (manager) => {
       const client = await findLiveClient(manager, id, this.database.lockForUpdate);
       const changes = {

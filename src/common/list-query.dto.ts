@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Between, FindOperator, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
@@ -18,6 +19,12 @@ function toWholeNumber({ value }: { value: unknown }): unknown {
  * `per_page` select one page and add `meta`.
  */
 export class ListQueryDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PAGE,
+    description: 'Answer this page only (default 1 when per_page is given); adds meta',
+  })
   @IsOptional()
   @Transform(toWholeNumber)
   @Min(1)
@@ -25,6 +32,12 @@ export class ListQueryDto {
   @IsInt({ message: `page must be a whole number from 1 to ${MAX_PAGE}` })
   page?: number;
 
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_PER_PAGE,
+    description: `Records per page (default ${DEFAULT_PER_PAGE} when page is given); adds meta`,
+  })
   @IsOptional()
   @Transform(toWholeNumber)
   @Min(1)

@@ -1,6 +1,13 @@
-import { LosslessNumber } from 'lossless-json';
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
+import {
+  DocumentCustomerFieldsDto,
+  DocumentDateFieldsDto,
+  DocumentPricingFieldsDto,
+  TimestampFieldsDto,
+} from './dto/document-fields-response.dto';
+import { LineItemOutputDto, LineItemWithAmountDto } from './dto/line-item-response.dto';
+import { SendLogEntryDto } from './dto/send-log-entry-response.dto';
 import {
   DocumentLineItemRecord,
   DocumentRecord,
@@ -12,7 +19,7 @@ import {
  * the specification's key order.
  */
 
-export function customerFields(record: DocumentRecord) {
+export function customerFields(record: DocumentRecord): DocumentCustomerFieldsDto {
   return {
     customer_id: String(record.clientId),
     customer_name: record.customerName,
@@ -21,13 +28,7 @@ export function customerFields(record: DocumentRecord) {
   };
 }
 
-export function pricingFields(record: DocumentRecord): {
-  currency: string;
-  tax_rate: LosslessNumber;
-  tax_amount: LosslessNumber;
-  sub_total: LosslessNumber;
-  total: LosslessNumber;
-} {
+export function pricingFields(record: DocumentRecord): DocumentPricingFieldsDto {
   return {
     currency: record.currency,
     tax_rate: jsonNumber(record.taxRate),
@@ -37,11 +38,11 @@ export function pricingFields(record: DocumentRecord): {
   };
 }
 
-export function dateFields(record: DocumentRecord) {
+export function dateFields(record: DocumentRecord): DocumentDateFieldsDto {
   return { issue_date: record.issueDate, due_date: record.dueDate, note: record.note };
 }
 
-export function timestampFields(record: DocumentRecord) {
+export function timestampFields(record: DocumentRecord): TimestampFieldsDto {
   return {
     created_at: formatTimestamp(record.createdAt),
     updated_at: formatTimestamp(record.updatedAt),
@@ -49,7 +50,7 @@ export function timestampFields(record: DocumentRecord) {
 }
 
 /** A line as add and update answer it: no amount. */
-export function toLineItemWrite(line: DocumentLineItemRecord, currency: string) {
+export function toLineItemWrite(line: DocumentLineItemRecord, currency: string): LineItemOutputDto {
   return {
     description: line.description,
     quantity: jsonNumber(line.quantity),
@@ -58,10 +59,13 @@ export function toLineItemWrite(line: DocumentLineItemRecord, currency: string) 
 }
 
 /** A line as a read answers it, with its amount. */
-export function toLineItemRead(line: DocumentLineItemRecord, currency: string) {
+export function toLineItemRead(
+  line: DocumentLineItemRecord,
+  currency: string,
+): LineItemWithAmountDto {
   return { ...toLineItemWrite(line, currency), amount: formatMoney(line.amount, currency) };
 }
 
-export function toSendLogEntry(entry: DocumentSendLogRecord) {
+export function toSendLogEntry(entry: DocumentSendLogRecord): SendLogEntryDto {
   return { email: entry.email, date: formatTimestamp(entry.sentAt) };
 }

@@ -1,49 +1,128 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
+import { MessageResponseDto } from '../http/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
-import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
+import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
+import {
+  EstimateListResponseDto,
+  EstimateReadResponseDto,
+  EstimateWriteResponseDto,
+} from './dto/estimate-response.dto';
+import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { EstimatesService } from './estimates.service';
-import { ListEstimatesDto } from './dto/list-estimates.dto';
 
+const NOT_FOUND = 'No live estimate with this id';
+const INVALID = 'A missing or malformed parameter, an unknown or archived client, due before issue';
+
+@ApiResource('estimates')
 @Controller('estimate')
 export class EstimatesController {
   constructor(private readonly estimates: EstimatesService) {}
 
   @Get('all')
-  list(@RequestInput() query: ListEstimatesDto) {
+  @ApiEndpoint({
+    summary: 'List estimates',
+    description: 'Live estimates, oldest first; the number as reference_no, no timestamps.',
+    query: ListEstimatesDto,
+    success: EstimateListResponseDto,
+    errors: { 422: 'A malformed filter or page' },
+  })
+  list(@RequestInput() query: ListEstimatesDto): Promise<EstimateListResponseDto> {
     return this.estimates.list(query);
   }
 
   @Post('add')
-  create(@RequestInput() input: CreateEstimateDto) {
+  @ApiEndpoint({
+    summary: 'Add an estimate',
+    description: 'Answers the number as estimate_no and the lines without amounts.',
+    body: CreateEstimateDto,
+    success: EstimateWriteResponseDto,
+    errors: { 409: 'estimate_no is already used by a live estimate', 422: INVALID },
+  })
+  create(@RequestInput() input: CreateEstimateDto): Promise<EstimateWriteResponseDto> {
     return this.estimates.create(input);
   }
 
   @Post('send')
-  send(@RequestInput() input: SendDocumentDto) {
+  @ApiEndpoint({
+    summary: 'Send an estimate',
+    description: 'Appends a send_log entry; accepted is unchanged.',
+    body: SendDocumentDto,
+    success: MessageResponseDto,
+    errors: { 404: NOT_FOUND, 422: 'A missing or malformed id or e-mail address' },
+  })
+  send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.estimates.send(input);
   }
 
   @Post(':id/convert')
-  convert(@Param('id', ParseIdPipe) id: number, @RequestInput() input: ConvertEstimateDto) {
+  @ApiEndpoint({
+    summary: 'Convert an estimate into an invoice',
+    description:
+      'Beyond the specification: a Not Paid invoice with the estimate’s client, lines, currency, tax, description and note; the estimate becomes accepted. Answers like invoice add.',
+    pathId: 'Id of the estimate',
+    body: ConvertEstimateDto,
+    success: InvoiceWriteResponseDto,
+    errors: {
+      404: NOT_FOUND,
+      409: 'Already converted, or invoice_no is already used by a live invoice',
+      422: 'A missing or malformed parameter, an archived client, due before issue',
+    },
+  })
+  convert(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: ConvertEstimateDto,
+  ): Promise<InvoiceWriteResponseDto> {
     return this.estimates.convert(id, input);
   }
 
   @Get(':id')
-  get(@Param('id', ParseIdPipe) id: number) {
+  @ApiEndpoint({
+    summary: 'Read an estimate',
+    description: 'The number as reference_no, no timestamps; lines with amounts and the send log.',
+    pathId: 'Id of the estimate',
+    success: EstimateReadResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  get(@Param('id', ParseIdPipe) id: number): Promise<EstimateReadResponseDto> {
     return this.estimates.get(id);
   }
 
   @Put(':id')
-  update(@Param('id', ParseIdPipe) id: number, @RequestInput() input: UpdateEstimateDto) {
+  @ApiEndpoint({
+    summary: 'Update an estimate',
+    description:
+      'Takes the parameters of add; items left out keep the lines, an optional field left out keeps its value.',
+    pathId: 'Id of the estimate',
+    body: UpdateEstimateDto,
+    success: EstimateWriteResponseDto,
+    errors: {
+      404: NOT_FOUND,
+      409: 'estimate_no is already used by another live estimate',
+      422: INVALID,
+    },
+  })
+  update(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: UpdateEstimateDto,
+  ): Promise<EstimateWriteResponseDto> {
     return this.estimates.update(id, input);
   }
 
   @Delete(':id')
-  archive(@Param('id', ParseIdPipe) id: number) {
+  @ApiEndpoint({
+    summary: 'Delete (archive) an estimate',
+    pathId: 'Id of the estimate',
+    success: DeletedResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  archive(@Param('id', ParseIdPipe) id: number): Promise<DeletedResponseDto> {
     return this.estimates.archive(id);
   }
 }

@@ -7,18 +7,30 @@ import {
   toLineItemWrite,
   toSendLogEntry,
 } from '../documents/documents.mapper';
+import {
+  EstimateDto,
+  EstimateReadResponseDto,
+  EstimateWithTimestampsDto,
+  EstimateWriteResponseDto,
+  EstimateWrittenDto,
+} from './dto/estimate-response.dto';
 import { EstimateLineItem } from './entities/estimate-line-item.entity';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
 
-/** The number is `reference_no` in lists and reads, `estimate_no` in add and update outputs. */
+/*
+ * The number is `reference_no` in lists and reads, `estimate_no` in add and update outputs;
+ * either way it follows short_code, in the specification's order.
+ */
+
 type NumberKey = 'reference_no' | 'estimate_no';
 
-function estimateFields(estimate: Estimate, numberKey: NumberKey) {
+function identityFields(estimate: Estimate): Pick<EstimateDto, 'id' | 'short_code'> {
+  return { id: String(estimate.id), short_code: estimate.shortCode };
+}
+
+function estimateFields(estimate: Estimate): Omit<EstimateDto, 'id' | 'short_code' | NumberKey> {
   return {
-    id: String(estimate.id),
-    short_code: estimate.shortCode,
-    [numberKey]: estimate.estimateNo,
     description: estimate.description,
     ...customerFields(estimate),
     ...pricingFields(estimate),
@@ -27,14 +39,18 @@ function estimateFields(estimate: Estimate, numberKey: NumberKey) {
   };
 }
 
-/** `GET /estimate/all`: reference_no, no timestamps. */
-export function toListItem(estimate: Estimate) {
-  return estimateFields(estimate, 'reference_no');
+/** `GET /estimate/all` and the estimate of `GET /estimate/{id}`: reference_no, no timestamps. */
+export function toListItem(estimate: Estimate): EstimateDto {
+  return {
+    ...identityFields(estimate),
+    reference_no: estimate.estimateNo,
+    ...estimateFields(estimate),
+  };
 }
 
 /** Estimates embedded in `GET /client/{id}`: reference_no and timestamps. */
-export function toClientListItem(estimate: Estimate) {
-  return { ...estimateFields(estimate, 'reference_no'), ...timestampFields(estimate) };
+export function toClientListItem(estimate: Estimate): EstimateWithTimestampsDto {
+  return { ...toListItem(estimate), ...timestampFields(estimate) };
 }
 
 /** `GET /estimate/{id}`: lines with amounts and the send log. */
@@ -42,18 +58,29 @@ export function toDetail(
   estimate: Estimate,
   lines: EstimateLineItem[],
   sends: EstimateSendLogEntry[],
-) {
+): EstimateReadResponseDto {
   return {
-    estimate: [estimateFields(estimate, 'reference_no')],
+    estimate: [toListItem(estimate)],
     items: lines.map((line) => toLineItemRead(line, estimate.currency)),
     send_log: sends.map(toSendLogEntry),
   };
 }
 
-/** Add and update outputs: estimate_no, lines without amounts. */
-export function toWriteResult(estimate: Estimate, lines: EstimateLineItem[]) {
+function toWritten(estimate: Estimate): EstimateWrittenDto {
   return {
-    estimate: [estimateFields(estimate, 'estimate_no')],
+    ...identityFields(estimate),
+    estimate_no: estimate.estimateNo,
+    ...estimateFields(estimate),
+  };
+}
+
+/** Add and update outputs: estimate_no, lines without amounts. */
+export function toWriteResult(
+  estimate: Estimate,
+  lines: EstimateLineItem[],
+): EstimateWriteResponseDto {
+  return {
+    estimate: [toWritten(estimate)],
     items: lines.map((line) => toLineItemWrite(line, estimate.currency)),
   };
 }

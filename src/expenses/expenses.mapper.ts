@@ -1,22 +1,10 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney } from '../common/money/money';
+import { ExpenseDto } from './dto/expense-response.dto';
 import { Expense } from './entities/expense.entity';
 
-export interface ExpenseOutput {
-  id: string;
-  short_code: string;
-  category: string;
-  description: string;
-  amount: string;
-  currency: string;
-  vendor: string;
-  issued_date: string;
-  created_at: string;
-  updated_at: string;
-}
-
 /** The one shape of an expense, in lists, reads and write outputs alike. */
-export function toOutput(expense: Expense): ExpenseOutput {
+export function toOutput(expense: Expense): ExpenseDto {
   return {
     id: String(expense.id),
     short_code: expense.shortCode,

@@ -9,10 +9,11 @@ import { Database } from '../database/database';
 import { findList } from '../database/find-list';
 import { categorizeExpense } from './domain/expense-category';
 import { CreateExpenseDto } from './dto/create-expense.dto';
+import { ExpenseResponseDto } from './dto/expense-response.dto';
 import { ListExpensesDto } from './dto/list-expenses.dto';
 import { UpdateExpenseDto } from './dto/update-expense.dto';
 import { Expense } from './entities/expense.entity';
-import { ExpenseOutput, toOutput } from './expenses.mapper';
+import { toOutput } from './expenses.mapper';
 
 @Injectable()
 export class ExpensesService {
@@ -34,14 +35,14 @@ export class ExpensesService {
     });
   }
 
-  get(id: number): Promise<{ expense: ExpenseOutput[] }> {
+  get(id: number): Promise<ExpenseResponseDto> {
     return this.database.read(async (manager) => {
       const expense = await findLiveExpense(manager, id);
       return { expense: [toOutput(expense)] };
     });
   }
 
-  create(input: CreateExpenseDto): Promise<{ expense: ExpenseOutput[] }> {
+  create(input: CreateExpenseDto): Promise<ExpenseResponseDto> {
     return this.database.transaction(async (manager) => {
       const now = this.clock.now();
       const vendor = input.vendor ?? '';
@@ -62,7 +63,7 @@ export class ExpensesService {
     });
   }
 
-  update(id: number, input: UpdateExpenseDto): Promise<{ expense: ExpenseOutput[] }> {
+  update(id: number, input: UpdateExpenseDto): Promise<ExpenseResponseDto> {
     return this.database.transaction(async (manager) => {
       const expense = await findLiveExpense(manager, id, this.database.lockForUpdate);
       const vendor = input.vendor ?? expense.vendor;

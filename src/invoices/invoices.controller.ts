@@ -1,59 +1,148 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { ChangesState } from '../http/auth/changes-state.decorator';
+import { MessageResponseDto } from '../http/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
+import {
+  InvoiceListResponseDto,
+  InvoiceReadResponseDto,
+  InvoiceWriteResponseDto,
+} from './dto/invoice-response.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import { InvoicesService } from './invoices.service';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 
+const NOT_FOUND = 'No live invoice with this id';
+const INVALID = 'A missing or malformed parameter, an unknown or archived client, due before issue';
+
+@ApiResource('invoices')
 @Controller('invoice')
 export class InvoicesController {
   constructor(private readonly invoices: InvoicesService) {}
 
   @Get('all')
-  list(@RequestInput() query: ListInvoicesDto) {
+  @ApiEndpoint({
+    summary: 'List invoices',
+    description: 'Live invoices, oldest first, with timestamps.',
+    query: ListInvoicesDto,
+    success: InvoiceListResponseDto,
+    errors: { 422: 'A malformed filter or page' },
+  })
+  list(@RequestInput() query: ListInvoicesDto): Promise<InvoiceListResponseDto> {
     return this.invoices.list(query);
   }
 
   @Post('add')
-  create(@RequestInput() input: CreateInvoiceDto) {
+  @ApiEndpoint({
+    summary: 'Add an invoice',
+    description: 'Answers the invoice with timestamps and the lines without amounts.',
+    body: CreateInvoiceDto,
+    success: InvoiceWriteResponseDto,
+    errors: { 409: 'invoice_no is already used by a live invoice', 422: INVALID },
+  })
+  create(@RequestInput() input: CreateInvoiceDto): Promise<InvoiceWriteResponseDto> {
     return this.invoices.create(input);
   }
 
   @Post('send')
-  send(@RequestInput() input: SendDocumentDto) {
+  @ApiEndpoint({
+    summary: 'Send an invoice',
+    description: 'Appends a send_log entry; payment_status is unchanged.',
+    body: SendDocumentDto,
+    success: MessageResponseDto,
+    errors: { 404: NOT_FOUND, 422: 'A missing or malformed id or e-mail address' },
+  })
+  send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.invoices.send(input);
   }
 
   @Post('record-payment')
-  recordPayment(@RequestInput() input: RecordPaymentDto) {
+  @ApiEndpoint({
+    summary: 'Record a payment',
+    description:
+      'Appends a payment entry; payment_status becomes Paid when the outstanding balance reaches 0.',
+    body: RecordPaymentDto,
+    success: MessageResponseDto,
+    errors: {
+      404: NOT_FOUND,
+      422: 'A missing or malformed parameter, more decimals than the currency has, more than the outstanding balance',
+    },
+  })
+  recordPayment(@RequestInput() input: RecordPaymentDto): Promise<MessageResponseDto> {
     return this.invoices.recordPayment(input);
   }
 
   @Get('paid/:id')
-  markPaid(@Param('id', ParseIdPipe) id: number) {
+  @ChangesState()
+  @ApiEndpoint({
+    summary: 'Mark an invoice paid',
+    description: 'Sets payment_status only; no payment is added.',
+    pathId: 'Id of the invoice',
+    success: MessageResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  markPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.setPaymentStatus(id, 'Paid');
   }
 
   @Get('not-paid/:id')
-  markNotPaid(@Param('id', ParseIdPipe) id: number) {
+  @ChangesState()
+  @ApiEndpoint({
+    summary: 'Mark an invoice not paid',
+    description: 'Sets payment_status only; no payment is removed.',
+    pathId: 'Id of the invoice',
+    success: MessageResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  markNotPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.setPaymentStatus(id, 'Not Paid');
   }
 
   @Get(':id')
-  get(@Param('id', ParseIdPipe) id: number) {
+  @ApiEndpoint({
+    summary: 'Read an invoice',
+    description: 'The invoice without timestamps; lines with amounts, payments and the send log.',
+    pathId: 'Id of the invoice',
+    success: InvoiceReadResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  get(@Param('id', ParseIdPipe) id: number): Promise<InvoiceReadResponseDto> {
     return this.invoices.get(id);
   }
 
   @Put(':id')
-  update(@Param('id', ParseIdPipe) id: number, @RequestInput() input: UpdateInvoiceDto) {
+  @ApiEndpoint({
+    summary: 'Update an invoice',
+    description:
+      'Takes the parameters of add; items left out keep the lines, an optional field left out keeps its value.',
+    pathId: 'Id of the invoice',
+    body: UpdateInvoiceDto,
+    success: InvoiceWriteResponseDto,
+    errors: {
+      404: NOT_FOUND,
+      409: 'invoice_no is already used by another live invoice',
+      422: `${INVALID}, a total below the amount paid, a currency change after payments`,
+    },
+  })
+  update(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: UpdateInvoiceDto,
+  ): Promise<InvoiceWriteResponseDto> {
     return this.invoices.update(id, input);
   }
 
   @Delete(':id')
-  archive(@Param('id', ParseIdPipe) id: number) {
+  @ApiEndpoint({
+    summary: 'Delete (archive) an invoice',
+    pathId: 'Id of the invoice',
+    success: MessageResponseDto,
+    errors: { 404: NOT_FOUND },
+  })
+  archive(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.archive(id);
   }
 }

@@ -1,4 +1,5 @@
-import { formatMoney } from '../common/money/money';
+import { formatTimestamp } from '../common/clock';
+import { formatMoney, jsonMoney } from '../common/money/money';
 import { outstandingBalance } from '../documents/domain/document-totals';
 import {
   customerFields,
@@ -9,15 +10,20 @@ import {
   toLineItemWrite,
   toSendLogEntry,
 } from '../documents/documents.mapper';
-import { formatTimestamp } from '../common/clock';
-import { jsonMoney } from '../common/money/money';
+import {
+  InvoiceDto,
+  InvoiceReadResponseDto,
+  InvoiceWithTimestampsDto,
+  InvoiceWriteResponseDto,
+  PaymentEntryDto,
+} from './dto/invoice-response.dto';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
 
 /** The invoice fields every output carries, in the specification's order. */
-function invoiceFields(invoice: Invoice) {
+function invoiceFields(invoice: Invoice): InvoiceDto {
   return {
     id: String(invoice.id),
     short_code: invoice.shortCode,
@@ -36,7 +42,7 @@ function invoiceFields(invoice: Invoice) {
 }
 
 /** Lists, the client read, add and update: with timestamps. */
-export function toListItem(invoice: Invoice) {
+export function toListItem(invoice: Invoice): InvoiceWithTimestampsDto {
   return { ...invoiceFields(invoice), ...timestampFields(invoice) };
 }
 
@@ -46,7 +52,7 @@ export function toDetail(
   lines: InvoiceLineItem[],
   payments: InvoicePayment[],
   sends: InvoiceSendLogEntry[],
-) {
+): InvoiceReadResponseDto {
   return {
     invoice: [invoiceFields(invoice)],
     items: lines.map((line) => toLineItemRead(line, invoice.currency)),
@@ -56,14 +62,14 @@ export function toDetail(
 }
 
 /** Add and update outputs: lines without amounts. */
-export function toWriteResult(invoice: Invoice, lines: InvoiceLineItem[]) {
+export function toWriteResult(invoice: Invoice, lines: InvoiceLineItem[]): InvoiceWriteResponseDto {
   return {
     invoice: [toListItem(invoice)],
     items: lines.map((line) => toLineItemWrite(line, invoice.currency)),
   };
 }
 
-export function toPaymentEntry(payment: InvoicePayment, currency: string) {
+export function toPaymentEntry(payment: InvoicePayment, currency: string): PaymentEntryDto {
   return {
     status: payment.status,
     reference: payment.reference,

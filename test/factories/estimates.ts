@@ -1,4 +1,15 @@
 import type TestAgent from 'supertest/lib/agent';
+import {
+  LineItemOutputDto,
+  LineItemWithAmountDto,
+} from '../../src/documents/dto/line-item-response.dto';
+import { SendLogEntryDto } from '../../src/documents/dto/send-log-entry-response.dto';
+import {
+  EstimateDto,
+  EstimateWithTimestampsDto,
+  EstimateWrittenDto,
+} from '../../src/estimates/dto/estimate-response.dto';
+import { documentedKeys } from '../setup/expectations';
 import { createClient } from './clients';
 
 export interface EstimateLineInput {
@@ -86,31 +97,13 @@ export interface EstimateWriteResult {
   items: EstimateLineWrite[];
 }
 
-/** Exact key sets, sorted, of each output shape. */
-const COMMON_KEYS = [
-  'accepted',
-  'currency',
-  'customer_address',
-  'customer_id',
-  'customer_name',
-  'customer_phone',
-  'description',
-  'due_date',
-  'id',
-  'issue_date',
-  'note',
-  'short_code',
-  'sub_total',
-  'tax_amount',
-  'tax_rate',
-  'total',
-];
-export const ESTIMATE_LIST_KEYS = [...COMMON_KEYS, 'reference_no'].sort();
-export const ESTIMATE_WRITE_KEYS = [...COMMON_KEYS, 'estimate_no'].sort();
-export const ESTIMATE_CLIENT_KEYS = [...ESTIMATE_LIST_KEYS, 'created_at', 'updated_at'].sort();
-export const LINE_WRITE_KEYS = ['description', 'quantity', 'rate'];
-export const LINE_READ_KEYS = ['amount', 'description', 'quantity', 'rate'];
-export const SEND_LOG_KEYS = ['date', 'email'];
+/** Exact key sets, sorted, of each output shape: from the response DTOs the mappers fill. */
+export const ESTIMATE_LIST_KEYS = documentedKeys(EstimateDto);
+export const ESTIMATE_WRITE_KEYS = documentedKeys(EstimateWrittenDto);
+export const ESTIMATE_CLIENT_KEYS = documentedKeys(EstimateWithTimestampsDto);
+export const LINE_WRITE_KEYS = documentedKeys(LineItemOutputDto);
+export const LINE_READ_KEYS = documentedKeys(LineItemWithAmountDto);
+export const SEND_LOG_KEYS = documentedKeys(SendLogEntryDto);
 
 let sequence = 0;
 

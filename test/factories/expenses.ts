@@ -1,4 +1,6 @@
 import type TestAgent from 'supertest/lib/agent';
+import { ExpenseDto } from '../../src/expenses/dto/expense-response.dto';
+import { documentedKeys } from '../setup/expectations';
 
 export interface ExpenseInput {
   description?: string;
@@ -21,6 +23,9 @@ export interface ExpenseOutput {
   created_at: string;
   updated_at: string;
 }
+
+/** Exact key set, sorted, of an expense in every output. */
+export const EXPENSE_KEYS = documentedKeys(ExpenseDto);
 
 export function expenseInput(input: ExpenseInput = {}): ExpenseInput {
   return {

@@ -1,4 +1,15 @@
 import type TestAgent from 'supertest/lib/agent';
+import {
+  LineItemOutputDto,
+  LineItemWithAmountDto,
+} from '../../src/documents/dto/line-item-response.dto';
+import { SendLogEntryDto } from '../../src/documents/dto/send-log-entry-response.dto';
+import {
+  InvoiceDto,
+  InvoiceWithTimestampsDto,
+  PaymentEntryDto,
+} from '../../src/invoices/dto/invoice-response.dto';
+import { documentedKeys } from '../setup/expectations';
 import { createClient } from './clients';
 
 export interface LineItemInput {
@@ -87,33 +98,13 @@ export interface InvoiceWriteResult {
   items: LineItemWrite[];
 }
 
-/** Exact key sets, sorted, of each output shape. */
-export const INVOICE_READ_KEYS = [
-  'amount_paid',
-  'currency',
-  'customer_address',
-  'customer_id',
-  'customer_name',
-  'customer_phone',
-  'description',
-  'due_date',
-  'id',
-  'invoice_no',
-  'issue_date',
-  'note',
-  'outstanding_balance',
-  'payment_status',
-  'short_code',
-  'sub_total',
-  'tax_amount',
-  'tax_rate',
-  'total',
-];
-export const INVOICE_KEYS = [...INVOICE_READ_KEYS, 'created_at', 'updated_at'].sort();
-export const LINE_WRITE_KEYS = ['description', 'quantity', 'rate'];
-export const LINE_READ_KEYS = ['amount', 'description', 'quantity', 'rate'];
-export const PAYMENT_KEYS = ['amount', 'bank', 'created_at', 'payment_date', 'reference', 'status'];
-export const SEND_LOG_KEYS = ['date', 'email'];
+/** Exact key sets, sorted, of each output shape: from the response DTOs the mappers fill. */
+export const INVOICE_READ_KEYS = documentedKeys(InvoiceDto);
+export const INVOICE_KEYS = documentedKeys(InvoiceWithTimestampsDto);
+export const LINE_WRITE_KEYS = documentedKeys(LineItemOutputDto);
+export const LINE_READ_KEYS = documentedKeys(LineItemWithAmountDto);
+export const PAYMENT_KEYS = documentedKeys(PaymentEntryDto);
+export const SEND_LOG_KEYS = documentedKeys(SendLogEntryDto);
 
 let sequence = 0;
 

@@ -1,18 +1,23 @@
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import request from 'supertest';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import type TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS } from '../../src/app.options';
 import { configureApp } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
+import { LOG_DESTINATION } from '../../src/logging/log-destination';
+import { LogCapture } from './log-capture';
+import { ResponseRecorder } from './response-recorder';
 import { createTestDatabase, dropTestDatabase } from './test-database';
 
 export interface TestApp {
   app: INestApplication;
   http: TestAgent;
+  /** Every line the app logged; close() checks that none holds personal data or a key. */
+  logs: LogCapture;
   close(): Promise<void>;
 }
 
@@ -29,25 +34,35 @@ export interface TestAppOptions {
 /** The real AppModule on a throwaway database, migrated as at start-up. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   if (!options.sharedDatabase) await createTestDatabase();
-  let builder = Test.createTestingModule({ imports: [AppModule] });
-  if (options.env) {
-    // Validated exactly as at start-up; every part of the app reads its settings from AppConfig.
-    const environment = validateEnvironment({ ...process.env, ...options.env });
-    builder = builder
-      .overrideProvider(AppConfig)
-      .useValue(new AppConfig(new ConfigService(environment)));
-  }
-  const moduleRef = await builder.compile();
-  const app = configureApp(
-    moduleRef.createNestApplication({ ...APP_OPTIONS, logger: ['error', 'warn'] }),
-  );
+  const logs = new LogCapture();
+  // Validated exactly as at start-up; every part of the app reads its settings from AppConfig.
+  // The app logs at info (unless told otherwise) into the capture, not to the console.
+  const environment = validateEnvironment({ ...process.env, LOG_LEVEL: 'info', ...options.env });
+  const config = new AppConfig(new ConfigService(environment));
+  // nestjs-pino logs lines outside a request with the first app's logger: use this app's.
+  __resetOutOfContextForTests();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .overrideProvider(LOG_DESTINATION)
+    .useValue(logs)
+    .compile();
+  const app = configureApp(moduleRef.createNestApplication(APP_OPTIONS));
   await app.init();
+  logs.watch(app.getHttpServer());
+  // Every answer is checked against the OpenAPI document when the app closes.
+  const recorder = new ResponseRecorder(app.getHttpServer());
+  logs.forbid([...config.apiKeys, ...config.readOnlyApiKeys]);
   return {
     app,
-    http: request(app.getHttpServer()),
+    http: recorder.http,
+    logs,
     async close() {
+      const disagreement = await recorder.check();
       await app.close();
       if (!options.sharedDatabase) await dropTestDatabase();
+      logs.assertNoPersonalData();
+      if (disagreement) throw disagreement;
     },
   };
 }

@@ -1,4 +1,7 @@
+import type { Type } from '@nestjs/common';
+import { DECORATORS } from '@nestjs/swagger';
 import type { Response } from 'supertest';
+import { ErrorEnvelopeDto } from '../../src/http/dto/envelope-response.dto';
 
 /** `YYYY-MM-DD HH:MM:SS`. */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -20,7 +23,7 @@ export function expectError(response: Response, status: number): void {
   });
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   expect((response.body as { message: string }).message).not.toBe('');
-  const allowed = ['status', 'message', 'errors'];
+  const allowed = documentedKeys(ErrorEnvelopeDto);
   expect(Object.keys(response.body as object).filter((key) => !allowed.includes(key))).toEqual([]);
 }
 
@@ -78,4 +81,19 @@ export async function nextSecond(): Promise<void> {
 /** An object's keys, sorted: compared with an exact key list, an extra or missing key fails. */
 export function keysOf(value: object): string[] {
   return Object.keys(value).sort();
+}
+
+/**
+ * The keys a response DTO class documents (its @ApiProperty names, inherited ones included),
+ * sorted: the expected key list of that output shape, from the class the mapper fills and the
+ * OpenAPI document describes.
+ */
+export function documentedKeys(dto: Type<unknown>): string[] {
+  const names = Reflect.getMetadata(
+    DECORATORS.API_MODEL_PROPERTIES_ARRAY,
+    dto.prototype as object,
+  ) as string[] | undefined;
+  if (!names || names.length === 0) throw new Error(`${dto.name} documents no property`);
+  // Swagger stores each name as ':name'.
+  return names.map((name) => name.slice(1)).sort();
 }

@@ -1,13 +1,21 @@
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsIdInput, parseId } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
+import { IdInputProperty } from '../../openapi/schema-property.decorator';
 
 /** Filters invoices and estimates share. */
 export class ListDocumentsDto extends ListQueryDto {
   /** Only this client's documents. */
+  @IdInputProperty({
+    required: false,
+    description: "Only this client's documents (an id naming no client: an empty list)",
+  })
   @IsOptional()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
-  @Matches(/^\d{1,10}$/, { message: 'client must be the id of a client' })
-  @IsString()
+  @IsIdInput('client must be the id of a client')
   client?: string;
+}
+
+/** The `client` filter as a column value; digits that name no client match nothing (no id is 0). */
+export function clientIdFilter(client: string | undefined): number | undefined {
+  return client === undefined ? undefined : (parseId(client) ?? 0);
 }

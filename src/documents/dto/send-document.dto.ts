@@ -1,15 +1,16 @@
-import { Transform } from 'class-transformer';
-import { IsDefined, IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { Trim } from '../../common/input-rules';
+import { IsDefined, IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIdInput, Trim } from '../../common/input-rules';
+import { IdInputProperty } from '../../openapi/schema-property.decorator';
 
 /** `POST /invoice/send` and `POST /estimate/send`. */
 export class SendDocumentDto {
+  @IdInputProperty({ description: 'Id of the document to send' })
   @IsDefined({ message: 'id is required' })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
-  @Matches(/^\d{1,10}$/, { message: 'id must be a string of digits' })
-  @IsString()
+  @IsIdInput('id must be a string of digits')
   id: string;
 
+  @ApiProperty({ type: 'string', format: 'email', maxLength: 254 })
   @IsDefined({ message: 'email is required' })
   @Trim()
   @MaxLength(254)
@@ -17,6 +18,7 @@ export class SendDocumentDto {
   @IsString()
   email: string;
 
+  @ApiPropertyOptional({ type: 'string', maxLength: 32 })
   @IsOptional()
   @Trim()
   @MaxLength(32)

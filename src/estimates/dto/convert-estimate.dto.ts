@@ -1,4 +1,4 @@
-import { PickType } from '@nestjs/mapped-types';
+import { PickType } from '@nestjs/swagger';
 import { CreateInvoiceDto } from '../../invoices/dto/create-invoice.dto';
 
 /**

@@ -1,19 +1,28 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
+import { DateInputProperty } from '../../openapi/schema-property.decorator';
 import { IsDateInput, IsOneOf } from '../../common/input-rules';
 import { ListDocumentsDto } from '../../documents/dto/list-documents.dto';
 import { PAYMENT_STATUSES, PaymentStatus } from '../domain/payment-status';
 
 export class ListInvoicesDto extends ListDocumentsDto {
+  @ApiPropertyOptional({
+    type: 'string',
+    enum: [...PAYMENT_STATUSES],
+    description: 'Only invoices with this status (any case)',
+  })
   @IsOptional()
   @IsOneOf(PAYMENT_STATUSES)
   payment_status?: PaymentStatus;
 
   /** Earliest `issue_date`, inclusive. */
+  @DateInputProperty({ required: false, description: 'Earliest issue_date, inclusive' })
   @IsOptional()
   @IsDateInput()
   from?: string;
 
   /** Latest `issue_date`, inclusive. */
+  @DateInputProperty({ required: false, description: 'Latest issue_date, inclusive' })
   @IsOptional()
   @IsDateInput()
   to?: string;

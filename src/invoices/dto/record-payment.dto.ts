@@ -1,25 +1,39 @@
-import { Transform } from 'class-transformer';
-import { IsDefined, IsOptional, IsString, Matches } from 'class-validator';
+import { IsDefined, IsOptional } from 'class-validator';
 import { Decimal } from '../../common/money/decimal';
-import { IsDateInput, IsDecimalInput, IsOneOf } from '../../common/input-rules';
+import { IsDateInput, IsDecimalInput, IsIdInput, IsOneOf } from '../../common/input-rules';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  DateInputProperty,
+  DecimalInputProperty,
+  IdInputProperty,
+} from '../../openapi/schema-property.decorator';
 import { PAYMENT_METHODS, PaymentMethod } from '../domain/payment-status';
 
 export class RecordPaymentDto {
+  @IdInputProperty({ description: 'Id of the invoice' })
   @IsDefined({ message: 'id is required' })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
-  @IsString()
-  @Matches(/^\d{1,10}$/, { message: 'id must be a string of digits' })
+  @IsIdInput('id must be a string of digits')
   id: string;
 
+  @DateInputProperty()
   @IsDefined({ message: 'payment_date is required' })
   @IsDateInput()
   payment_date: string;
 
   /** Its minor digits are checked against the invoice's currency by the service. */
+  @DecimalInputProperty({
+    description:
+      'Greater than 0, at most the invoice currency’s minor digits, not above outstanding_balance',
+  })
   @IsDefined({ message: 'amount_paid is required' })
   @IsDecimalInput({ min: '0', exclusiveMin: true, max: '10000000000000', maxPlaces: 4 })
   amount_paid: Decimal;
 
+  @ApiPropertyOptional({
+    type: 'string',
+    enum: [...PAYMENT_METHODS],
+    description: 'Matched in any case, stored as listed; default Others',
+  })
   @IsOptional()
   @IsOneOf(PAYMENT_METHODS)
   payment_method?: PaymentMethod;

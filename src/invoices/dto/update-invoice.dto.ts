@@ -1,10 +1,16 @@
-import { OmitType } from '@nestjs/mapped-types';
+import { ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { LineItemDto, LineItems } from '../../documents/dto/line-item.dto';
+import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line-item.dto';
 import { CreateInvoiceDto } from './create-invoice.dto';
 
 /** The parameters of add; `items` may be left out, which keeps the invoice's lines. */
 export class UpdateInvoiceDto extends OmitType(CreateInvoiceDto, ['items'] as const) {
+  @ApiPropertyOptional({
+    type: [LineItemDto],
+    minItems: 1,
+    maxItems: MAX_LINE_ITEMS,
+    description: 'Replace all lines, kept in this order; left out, the lines stay as they are',
+  })
   @IsOptional()
   @LineItems()
   items?: LineItemDto[];

@@ -1,0 +1,66 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { EstimateWithTimestampsDto } from '../../estimates/dto/estimate-response.dto';
+import { PageMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { InvoiceWithTimestampsDto } from '../../invoices/dto/invoice-response.dto';
+import {
+  IdProperty,
+  TextProperty,
+  TimestampProperty,
+} from '../../openapi/schema-property.decorator';
+
+/** A client in `GET /client/all`: no updated_at. */
+export class ClientListItemDto {
+  @IdProperty()
+  id: string;
+
+  @TextProperty('Full name of the client')
+  names: string;
+
+  @TextProperty('E-mail address; empty when not given')
+  email: string;
+
+  @TextProperty('Empty when not given')
+  phone: string;
+
+  @TextProperty('Empty when not given')
+  address: string;
+
+  @TimestampProperty()
+  created_at: string;
+}
+
+/** A client as read, added and updated. */
+export class ClientDto extends ClientListItemDto {
+  @TimestampProperty('UTC, YYYY-MM-DD HH:MM:SS; changes on every write to the record')
+  updated_at: string;
+}
+
+/** `GET /client/all`. */
+export class ClientListResponseDto {
+  @ApiProperty({ type: [ClientListItemDto], description: 'Live clients, oldest first' })
+  data: ClientListItemDto[];
+
+  @PageMetaProperty()
+  meta?: PageMetaDto;
+}
+
+/** `GET /client/{id}`: the client with its live invoices and estimates. */
+export class ClientReadResponseDto {
+  @ApiProperty({ type: [ClientDto], description: 'The one client' })
+  data: ClientDto[];
+
+  @ApiProperty({ type: [InvoiceWithTimestampsDto], description: 'Its live invoices, oldest first' })
+  invoices: InvoiceWithTimestampsDto[];
+
+  @ApiProperty({
+    type: [EstimateWithTimestampsDto],
+    description: 'Its live estimates, oldest first',
+  })
+  estimates: EstimateWithTimestampsDto[];
+}
+
+/** `POST /client/add` and `PUT /client/{id}`. */
+export class ClientWriteResponseDto {
+  @ApiProperty({ type: [ClientDto], description: 'The one client' })
+  data: ClientDto[];
+}

@@ -1,0 +1,84 @@
+import { ApiProperty, IntersectionType } from '@nestjs/swagger';
+import {
+  DocumentCustomerFieldsDto,
+  DocumentDateFieldsDto,
+  DocumentPricingFieldsDto,
+  TimestampFieldsDto,
+} from '../../documents/dto/document-fields-response.dto';
+import {
+  LineItemOutputDto,
+  LineItemWithAmountDto,
+} from '../../documents/dto/line-item-response.dto';
+import { SendLogEntryDto } from '../../documents/dto/send-log-entry-response.dto';
+import { PageMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import {
+  EnumProperty,
+  IdProperty,
+  ShortCodeProperty,
+  TextProperty,
+} from '../../openapi/schema-property.decorator';
+import { AcceptedFlag } from './create-estimate.dto';
+
+/** The estimate fields of every output but its number, whose name depends on the output. */
+class EstimateFieldsDto extends IntersectionType(
+  DocumentCustomerFieldsDto,
+  DocumentPricingFieldsDto,
+  DocumentDateFieldsDto,
+) {
+  @IdProperty()
+  id: string;
+
+  @ShortCodeProperty()
+  short_code: string;
+
+  @TextProperty('May be empty')
+  description: string;
+
+  @EnumProperty(['True', 'False'])
+  accepted: AcceptedFlag;
+}
+
+/** An estimate in `GET /estimate/all` and `GET /estimate/{id}`: reference_no, no timestamps. */
+export class EstimateDto extends EstimateFieldsDto {
+  @TextProperty('The estimate number (the input estimate_no)')
+  reference_no: string;
+}
+
+/** An estimate embedded in `GET /client/{id}`: reference_no and timestamps. */
+export class EstimateWithTimestampsDto extends IntersectionType(EstimateDto, TimestampFieldsDto) {}
+
+/** An estimate as add and update answer it: estimate_no, no timestamps. */
+export class EstimateWrittenDto extends EstimateFieldsDto {
+  @TextProperty('The estimate number, unique among live estimates')
+  estimate_no: string;
+}
+
+/** `GET /estimate/all`. */
+export class EstimateListResponseDto {
+  @ApiProperty({ type: [EstimateDto], description: 'Live estimates, oldest first' })
+  data: EstimateDto[];
+
+  @PageMetaProperty()
+  meta?: PageMetaDto;
+}
+
+/** `GET /estimate/{id}`. */
+export class EstimateReadResponseDto {
+  @ApiProperty({ type: [EstimateDto], description: 'The one estimate' })
+  estimate: EstimateDto[];
+
+  @ApiProperty({ type: [LineItemWithAmountDto], description: 'Its lines, in input order' })
+  items: LineItemWithAmountDto[];
+
+  @ApiProperty({ type: [SendLogEntryDto], description: 'Its sends, oldest first' })
+  send_log: SendLogEntryDto[];
+}
+
+/** `POST /estimate/add` and `PUT /estimate/{id}`. */
+export class EstimateWriteResponseDto {
+  @ApiProperty({ type: [EstimateWrittenDto], description: 'The one estimate' })
+  estimate: EstimateWrittenDto[];
+
+  @ApiProperty({ type: [LineItemOutputDto], description: 'Its lines, in input order, no amount' })
+  items: LineItemOutputDto[];
+}

@@ -1,0 +1,29 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { FieldErrors } from '../../common/domain.exception';
+
+/**
+ * What every success carries besides the operation's payload (EnvelopeInterceptor adds it):
+ * each operation's 200 schema is this and the payload together.
+ */
+export class SuccessEnvelopeDto {
+  @ApiProperty({ type: 'string', enum: ['success'] })
+  status: 'success';
+}
+
+/** Every failure, whatever its status (ErrorFilter). */
+export class ErrorEnvelopeDto {
+  @ApiProperty({ type: 'string', enum: ['error'] })
+  status: 'error';
+
+  @ApiProperty({ type: 'string', minLength: 1, example: 'The given data was invalid' })
+  message: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' }, minItems: 1 },
+    example: { 'items.0.rate': ['rate must be a number at least 0 and below 10000000000000'] },
+    description:
+      'Validation failures (422) only: the messages of each invalid parameter, nested item fields named like items.0.rate',
+  })
+  errors?: FieldErrors;
+}

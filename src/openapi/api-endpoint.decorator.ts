@@ -1,0 +1,145 @@
+import { applyDecorators, RequestMethod, Type } from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+  DECORATORS,
+  getSchemaPath,
+  SchemaObject,
+} from '@nestjs/swagger';
+import { CHANGES_STATE } from '../http/auth/changes-state.decorator';
+import { ErrorEnvelopeDto, SuccessEnvelopeDto } from '../http/dto/envelope-response.dto';
+
+export const BEARER_SCHEME = 'bearer';
+export const API_KEY_SCHEME = 'api-key';
+
+/** The encodings every POST and PUT accepts (src/http/body-parsing.middleware.ts). */
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/** Failures any /v1 operation may answer, whatever it does. */
+const COMMON_ERRORS: Record<number, string> = {
+  400: 'Malformed body: bad JSON, nested deeper than 32 levels, not valid UTF-8',
+  401: 'No API key, or an unknown one',
+  408: 'The request did not arrive within REQUEST_TIMEOUT_MS',
+  413: 'Body larger than BODY_LIMIT, or too many parameters',
+  415: 'Body in another content type than JSON, URL-encoded form or multipart form',
+  429: 'Rate limit reached; Retry-After says when to try again',
+  431: 'Request line or headers too large',
+  500: 'A bug; the answer reveals nothing internal',
+  503: 'Database unavailable; try again later',
+};
+
+/** Failures particular to an operation; each says when. */
+export interface OperationErrors {
+  404?: string;
+  409?: string;
+  422?: string;
+}
+
+const FORBIDDEN = 'The API key may only read';
+
+function errorResponse(status: number, description: string) {
+  return ApiResponse({ status, description, type: ErrorEnvelopeDto });
+}
+
+/**
+ * A /v1 controller: its tag, the two ways to present an API key, the failures every operation
+ * may answer, and 403 on each operation a read-only key may not call (any but GET, and a GET
+ * marked @ChangesState). A class decorator runs after the method decorators, so it sees them.
+ */
+export function ApiResource(tag: string): ClassDecorator {
+  return (target) => {
+    applyDecorators(
+      ApiTags(tag),
+      ApiBearerAuth(BEARER_SCHEME),
+      ApiSecurity(API_KEY_SCHEME),
+      ...Object.entries(COMMON_ERRORS).map(([status, text]) => errorResponse(+status, text)),
+    )(target);
+    const prototype = target.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+      const handler = descriptor?.value as object | undefined;
+      if (!descriptor || typeof handler !== 'function') continue;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined) continue;
+      if (method !== RequestMethod.GET || Reflect.getMetadata(CHANGES_STATE, handler) === true) {
+        errorResponse(403, FORBIDDEN)(prototype, name, descriptor);
+      }
+    }
+  };
+}
+
+export interface EndpointDoc {
+  summary: string;
+  description?: string;
+  /** The payload that EnvelopeInterceptor wraps in `{"status": "success", …}`. */
+  success: Type<unknown>;
+  /** Parameters read from the query string (lists). */
+  query?: Type<unknown>;
+  /** Parameters read from the body (a query-string value is accepted too; the body wins). */
+  body?: Type<unknown>;
+  /** The `{id}` path segment names this. */
+  pathId?: string;
+  errors?: OperationErrors;
+}
+
+/**
+ * One /v1 operation. Handlers read their parameters through @RequestInput(), which Swagger
+ * cannot see, so the query or body is declared here from the same DTO class that validates it.
+ */
+export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
+  const decorators = [
+    ApiOperation({ summary: doc.summary, description: doc.description }),
+    ApiExtraModels(SuccessEnvelopeDto, doc.success),
+    ApiOkResponse({
+      description: 'Success',
+      schema: {
+        allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(doc.success) }],
+      },
+    }),
+    ...(Object.entries(doc.errors ?? {}) as Array<[string, string]>).map(([status, text]) =>
+      errorResponse(+status, text),
+    ),
+  ];
+  if (doc.pathId) {
+    decorators.push(
+      ApiParam({
+        name: 'id',
+        description: `${doc.pathId}; anything but digits naming a live record answers 404`,
+        schema: { type: 'string', pattern: '^[0-9]+$', example: '1' },
+      }),
+    );
+  }
+  if (doc.query) decorators.push(...queryParameters(doc.query));
+  if (doc.body) decorators.push(ApiConsumes(...BODY_TYPES), ApiBody({ type: doc.body }));
+  return applyDecorators(...decorators);
+}
+
+/**
+ * One query parameter per documented property of a list DTO. Swagger's own expansion of
+ * `@ApiQuery({ type })` drops `enum`, so each parameter gets the property's schema as it is.
+ */
+function queryParameters(dto: Type<unknown>): MethodDecorator[] {
+  const prototype = dto.prototype as object;
+  const keys = (Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, prototype) ??
+    []) as string[];
+  return keys.map((key) => {
+    const name = key.slice(1); // stored as ':name'
+    const property = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, prototype, name) as {
+      required?: boolean;
+      description?: string;
+      isArray?: boolean;
+    } & SchemaObject;
+    const { required, description, isArray: _isArray, ...schema } = property;
+    return ApiQuery({ name, required: required !== false, description, schema });
+  });
+}

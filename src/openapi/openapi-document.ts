@@ -1,0 +1,98 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { API_KEY_SCHEME, BEARER_SCHEME } from './api-endpoint.decorator';
+
+export const OPENAPI_PAGE_PATH = 'docs';
+export const OPENAPI_JSON_PATH = 'docs/openapi.json';
+
+const DESCRIPTION = `Clients, invoices, estimates and expenses. Every operation lives under \`/v1\`.
+
+- **Success**: HTTP 200 with \`{"status": "success", …}\`. **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
+- **Parameters** come as a JSON body, a URL-encoded form (\`items[0][rate]=…\`) or multipart form fields, or in the query string; a body value wins over a query value. Unknown parameters are ignored. A numeric parameter is a JSON number or numeric text in plain decimal notation (\`12.5\`, \`"12.5"\`; not \`1e3\`).
+- **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a payment's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
+- **Ids** are strings of digits; dates \`YYYY-MM-DD\`; timestamps UTC \`YYYY-MM-DD HH:MM:SS\`. An optional text never given is \`""\`, never null.
+- **API key**: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`. A read-only key may call the GET operations that change nothing (403 otherwise).
+- **Lists** answer every live record, oldest first; \`page\` or \`per_page\` select one page and add \`meta\`.`;
+
+/** The tags, in the order the page lists them. */
+const TAGS: Array<[string, string]> = [
+  ['clients', 'The customers invoices and estimates are issued to'],
+  ['invoices', 'Bills with line items, tax, payments and a send log'],
+  ['estimates', 'Quotations with line items, tax, an accepted flag and a send log'],
+  ['expenses', 'Costs incurred, each given a category by the service'],
+];
+
+/**
+ * The OpenAPI document of the running app's routes, in a stable order (paths and schemas by
+ * name, responses by status), so the committed copy changes only when the API does.
+ */
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  let builder = new DocumentBuilder()
+    .setTitle('Invoicing service')
+    .setDescription(DESCRIPTION)
+    .setVersion('1')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key',
+        description: 'Authorization: Bearer <API key>',
+      },
+      BEARER_SCHEME,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key' },
+      API_KEY_SCHEME,
+    );
+  for (const [name, description] of TAGS) builder = builder.addTag(name, description);
+  const document = SwaggerModule.createDocument(app, builder.build());
+  return {
+    ...document,
+    paths: sortByKey(document.paths, (path) =>
+      Object.fromEntries(
+        Object.entries(path).map(([key, operation]: [string, unknown]) => [
+          key,
+          sortResponses(operation),
+        ]),
+      ),
+    ),
+    components: {
+      ...document.components,
+      schemas: sortByKey(document.components?.schemas ?? {}),
+    },
+  };
+}
+
+function sortByKey<T>(object: Record<string, T>, map: (value: T) => T = (value) => value) {
+  return Object.fromEntries(
+    Object.keys(object)
+      .sort()
+      .map((key) => [key, map(object[key])]),
+  );
+}
+
+function sortResponses(operation: unknown): unknown {
+  if (typeof operation !== 'object' || operation === null || !('responses' in operation)) {
+    return operation;
+  }
+  const responses = operation.responses as Record<string, unknown>;
+  return { ...operation, responses: sortByKey(responses) };
+}
+
+/**
+ * Serves the document at `GET /docs/openapi.json` and its page at `GET /docs`. These are plain
+ * Express routes, outside /v1: no Nest guard sees them, so they need no API key. The document
+ * is built on the first request, once every module has its routes.
+ */
+export function setupOpenApi(app: INestApplication): void {
+  SwaggerModule.setup(OPENAPI_PAGE_PATH, app, () => createOpenApiDocument(app), {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    raw: ['json'],
+    customSiteTitle: 'Invoicing service API',
+  });
+}
+
+/** The committed copy's text: pretty, two spaces, a final newline. */
+export function serializeOpenApiDocument(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,332 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serializeOpenApiDocument } from '../src/openapi/openapi-document';
+import { createTestApp, TestApp } from './setup/create-app';
+import { DocumentChecker, OpenApiDocument, Recorded } from './setup/response-recorder';
+
+/*
+ * The OpenAPI document: served without a key, complete for every /v1 route the app registers,
+ * the same as the committed docs/openapi.json, and strict enough that the answer check run on
+ * every e2e file (test/setup/response-recorder.ts) fails when an answer leaves it.
+ */
+
+const API_KEY = 'openapi-spec-key-0123456789';
+const ENVELOPE = '#/components/schemas/SuccessEnvelopeDto';
+const ERROR_ENVELOPE = '#/components/schemas/ErrorEnvelopeDto';
+/** What any /v1 operation may fail with, whatever it does. */
+const COMMON_ERRORS = ['400', '401', '408', '413', '415', '429', '431', '500', '503'];
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+const COMMITTED = join(__dirname, '..', 'docs', 'openapi.json');
+
+// The document is JSON walked by path in assertions; each step is checked by the assertion itself.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+interface Document {
+  openapi: string;
+  info: Json;
+  tags: Array<{ name: string }>;
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+}
+
+interface RegisteredRoute {
+  method: string;
+  path: string;
+}
+
+/** The routes Express holds (Nest registered them there), `:id` written as `{id}`. */
+function registeredRoutes(test: TestApp): RegisteredRoute[] {
+  const express = test.app.getHttpAdapter().getInstance() as unknown as {
+    router: { stack: Array<{ route?: { path: string; methods: Record<string, boolean> } }> };
+  };
+  return express.router.stack.flatMap(({ route }) =>
+    route
+      ? Object.keys(route.methods)
+          .filter((method) => method !== '_all')
+          .map((method) => ({ method, path: route.path.replace(/:(\w+)/g, '{$1}') }))
+      : [],
+  );
+}
+
+/** Every `{path, method, operation}` of the document under /v1. */
+function apiOperations(
+  document: Document,
+): Array<{ name: string; method: string; operation: Json }> {
+  return Object.entries(document.paths)
+    .filter(([path]) => path.startsWith('/v1/'))
+    .flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({
+        name: `${method.toUpperCase()} ${path}`,
+        method,
+        operation,
+      })),
+    );
+}
+
+describe('OpenAPI document', () => {
+  let test: TestApp;
+  let document: Document;
+
+  beforeAll(async () => {
+    // Keys are configured: the document and its page must still answer without one.
+    test = await createTestApp({ env: { API_KEYS: API_KEY } });
+    const response = await test.http.get('/docs/openapi.json');
+    expect({ status: response.status, type: response.type }).toEqual({
+      status: 200,
+      type: 'application/json',
+    });
+    document = response.body as Document;
+  });
+
+  afterAll(async () => {
+    await test.close();
+  });
+
+  it('is an OpenAPI 3.0 document of the service', () => {
+    expect(document.openapi).toMatch(/^3\.0\.\d+$/);
+    expect(document.info).toMatchObject({ title: 'Invoicing service', version: '1' });
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'clients',
+      'invoices',
+      'estimates',
+      'expenses',
+    ]);
+  });
+
+  it('documents every /v1 route the app registers, and no /v1 operation it does not', () => {
+    const registered = registeredRoutes(test)
+      .filter((route) => route.path.startsWith('/v1/'))
+      .map((route) => `${route.method.toUpperCase()} ${route.path}`)
+      .sort();
+    const documented = apiOperations(document)
+      .map((entry) => entry.name)
+      .sort();
+    // The specification's 25 operations and the conversion of an estimate, at least.
+    expect(registered.length).toBeGreaterThanOrEqual(26);
+    expect(documented).toEqual(registered);
+  });
+
+  it('gives each /v1 operation a tag, a summary and both ways to present an API key', () => {
+    const tags = document.tags.map((tag) => tag.name);
+    for (const { name, operation } of apiOperations(document)) {
+      expect({ name, tags: operation.tags as string[] }).toEqual({
+        name,
+        tags: [expect.any(String)],
+      });
+      expect(tags).toContain((operation.tags as string[])[0]);
+      expect({ name, summary: operation.summary as string }).toEqual({
+        name,
+        summary: expect.stringMatching(/\S/),
+      });
+      expect({ name, security: operation.security as Json[] }).toEqual({
+        name,
+        security: [{ bearer: [] }, { 'api-key': [] }],
+      });
+    }
+    expect(document.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      'api-key': expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    });
+  });
+
+  it('gives each /v1 operation its payload in the success envelope as the 200 schema', () => {
+    for (const { name, operation } of apiOperations(document)) {
+      const schema = (operation.responses as Json)['200']?.content?.['application/json']?.schema;
+      expect({ name, schema }).toEqual({
+        name,
+        schema: { allOf: [{ $ref: ENVELOPE }, { $ref: expect.any(String) }] },
+      });
+      const payload = (schema.allOf[1].$ref as string).split('/').pop() as string;
+      expect({ name, payload: document.components.schemas[payload]?.type }).toEqual({
+        name,
+        payload: 'object',
+      });
+    }
+  });
+
+  it('gives each /v1 operation its failures in the error envelope: the common ones, 403 on writes', () => {
+    for (const { name, method, operation } of apiOperations(document)) {
+      const responses = operation.responses as Record<string, Json>;
+      const statuses = Object.keys(responses);
+      expect({
+        name,
+        missing: COMMON_ERRORS.filter((status) => !statuses.includes(status)),
+      }).toEqual({ name, missing: [] });
+      if (method !== 'get')
+        expect({ name, statuses }).toEqual({ name, statuses: expect.arrayContaining(['403']) });
+      for (const status of statuses.filter((code) => code !== '200')) {
+        expect({
+          name,
+          status,
+          schema: responses[status].content?.['application/json']?.schema,
+        }).toEqual({
+          name,
+          status,
+          schema: { $ref: ERROR_ENVELOPE },
+        });
+      }
+    }
+    // A GET that changes state is refused to a read-only key like any write.
+    expect(Object.keys(document.paths['/v1/invoice/paid/{id}'].get.responses)).toContain('403');
+    expect(Object.keys(document.paths['/v1/invoice/{id}'].get.responses)).not.toContain('403');
+  });
+
+  it('declares the parameters of each /v1 operation: path id, query filters, body encodings', () => {
+    for (const { name, method, operation } of apiOperations(document)) {
+      const parameters = (operation.parameters ?? []) as Json[];
+      if (name.includes('{id}')) {
+        expect({ name, id: parameters.find((parameter) => parameter.in === 'path') }).toEqual({
+          name,
+          id: expect.objectContaining({ name: 'id', required: true }),
+        });
+      }
+      if (name.endsWith('/all')) {
+        const query = parameters.filter((parameter) => parameter.in === 'query');
+        expect({ name, query: query.map((parameter) => parameter.name as string) }).toEqual({
+          name,
+          query: expect.arrayContaining(['page', 'per_page']),
+        });
+      }
+      if (method === 'post' || method === 'put') {
+        const content = (operation.requestBody as Json | undefined)?.content as Json | undefined;
+        expect({ name, types: Object.keys(content ?? {}) }).toEqual({ name, types: BODY_TYPES });
+        for (const type of BODY_TYPES) {
+          expect(content?.[type].schema).toEqual({
+            $ref: expect.stringMatching(/^#\/components\/schemas\//),
+          });
+        }
+      }
+    }
+    const status = document.paths['/v1/invoice/all'].get.parameters.find(
+      (parameter: Json) => parameter.name === 'payment_status',
+    );
+    expect(status.schema.enum).toEqual(['Paid', 'Not Paid']);
+  });
+
+  it('resolves every $ref it holds', () => {
+    const references: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (typeof node === 'object' && node !== null) {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') references.push(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(document);
+    expect(references.length).toBeGreaterThan(0);
+    const unresolved = references.filter(
+      (reference) =>
+        !(reference.replace('#/components/schemas/', '') in document.components.schemas),
+    );
+    expect(unresolved).toEqual([]);
+  });
+
+  it('is committed as docs/openapi.json, exactly as served (npm run build rewrites it)', () => {
+    const committed = readFileSync(COMMITTED, 'utf8');
+    expect(JSON.parse(committed)).toEqual(document);
+    expect(committed === serializeOpenApiDocument(document as unknown as OpenAPIObject)).toBe(true);
+  });
+
+  it('answers its page at /docs, whose scripts load, without an API key', async () => {
+    const page = await test.http.get('/docs');
+    expect({ status: page.status, type: page.type }).toEqual({ status: 200, type: 'text/html' });
+    expect(page.text).toContain('swagger-ui');
+    // The page's own references, resolved as a browser would against /docs.
+    const scripts = [...page.text.matchAll(/<script src="([^"]+)"/g)].map(
+      (match) => new URL(match[1], 'http://service.invalid/docs').pathname,
+    );
+    expect(scripts).toEqual(expect.arrayContaining(['/docs/swagger-ui-init.js']));
+    for (const script of scripts) {
+      const response = await test.http.get(script);
+      expect({ script, status: response.status }).toEqual({ script, status: 200 });
+    }
+    // …while the API itself wants the key.
+    expect((await test.http.get('/v1/client/all')).status).toBe(401);
+  });
+
+  describe('the answer check of every e2e file', () => {
+    let answers: Record<string, Recorded>;
+
+    beforeAll(async () => {
+      const added = await test.http
+        .post('/v1/client/add')
+        .set('X-API-Key', API_KEY)
+        .send({ names: 'Ada Lovelace' });
+      const invalid = await test.http
+        .post('/v1/client/add')
+        .set('X-API-Key', API_KEY)
+        .send({ names: '' });
+      expect([added.status, invalid.status]).toEqual([200, 422]);
+      answers = {
+        added: { method: 'POST', path: '/v1/client/add', response: added },
+        invalid: { method: 'POST', path: '/v1/client/add', response: invalid },
+      };
+    });
+
+    /** The served document with one change. */
+    function tampered(change: (copy: Document) => void): DocumentChecker {
+      const copy = structuredClone(document);
+      change(copy);
+      return new DocumentChecker(copy as unknown as OpenApiDocument);
+    }
+
+    it('passes answers the document describes', () => {
+      const checker = new DocumentChecker(structuredClone(document) as unknown as OpenApiDocument);
+      expect(checker.check(answers.added)).toBeNull();
+      expect(checker.check(answers.invalid)).toBeNull();
+    });
+
+    it('fails an answer key the document does not list', () => {
+      const checker = tampered((copy) => {
+        const client = copy.components.schemas.ClientDto;
+        delete client.properties.updated_at;
+        client.required = (client.required as string[]).filter((key) => key !== 'updated_at');
+      });
+      expect(checker.check(answers.added)).toBe(
+        'POST /v1/client/add → 200 (POST /v1/client/add): not in the document: body.data[0].updated_at',
+      );
+    });
+
+    it('fails an answer that lacks a key the document requires', () => {
+      const checker = tampered((copy) => {
+        copy.components.schemas.ClientDto.required.push('vat_number');
+      });
+      expect(checker.check(answers.added)).toContain(
+        "body/data/0 must have required property 'vat_number'",
+      );
+    });
+
+    it('fails a value of another type than documented', () => {
+      const checker = tampered((copy) => {
+        copy.components.schemas.ClientDto.properties.id = { type: 'number' };
+      });
+      expect(checker.check(answers.added)).toContain('body/data/0/id must be number');
+    });
+
+    it('fails a /v1 success whose operation the document lacks', () => {
+      const checker = tampered((copy) => {
+        delete copy.paths['/v1/client/add'];
+      });
+      expect(checker.check(answers.added)).toBe(
+        'POST /v1/client/add → 200: the document has no operation for it',
+      );
+    });
+
+    it('fails a /v1 failure whose status the operation does not document, or out of the envelope', () => {
+      const undocumented = tampered((copy) => {
+        delete copy.paths['/v1/client/add'].post.responses['422'];
+      });
+      expect(undocumented.check(answers.invalid)).toBe(
+        'POST /v1/client/add → 422 (POST /v1/client/add): status 422 is not documented for this operation',
+      );
+      const envelope = tampered((copy) => {
+        copy.components.schemas.ErrorEnvelopeDto.required.push('code');
+      });
+      expect(envelope.check(answers.invalid)).toContain("must have required property 'code'");
+    });
+  });
+});
