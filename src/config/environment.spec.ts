@@ -59,6 +59,10 @@ describe('validateEnvironment', () => {
     );
   });
 
+  it('takes an empty variable as unset', () => {
+    expect(validateEnvironment({ PORT: '', API_KEYS: '' }).PORT).toBeUndefined();
+  });
+
   it('refuses to start open in production, naming API_KEYS', () => {
     expect(() => validateEnvironment({ NODE_ENV: 'production' })).toThrow('API_KEYS');
   });

@@ -122,7 +122,9 @@ export class EnvironmentVariables {
 
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */
 export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {
-  const env = plainToInstance(EnvironmentVariables, raw, { excludeExtraneousValues: false });
+  // `NAME=` (empty) means unset, as in most shells and compose files: the default applies.
+  const given = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== ''));
+  const env = plainToInstance(EnvironmentVariables, given, { excludeExtraneousValues: false });
   const errors = validateSync(env, { skipMissingProperties: false });
   const messages = errors.flatMap((error) => Object.values(error.constraints ?? {}));
   if (env.DEFAULT_CURRENCY !== undefined && !isCurrencyCode(env.DEFAULT_CURRENCY)) {
