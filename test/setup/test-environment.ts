@@ -19,3 +19,17 @@ if (TEST_DIALECT === 'sqlite') {
 process.env.NODE_ENV = 'test';
 // Files send thousands of requests from one address; rate-limit.e2e-spec.ts sets its own limits.
 process.env.RATE_LIMIT_PER_MINUTE = '0';
+// The operator's settings of a developer's shell must not leak into the tests: each file that
+// wants keys, Redis or another limit passes them to createTestApp({ env }).
+for (const name of [
+  'API_KEYS',
+  'API_KEYS_READONLY',
+  'AUTH_DISABLED',
+  'REDIS_URL',
+  'METRICS_PUBLIC',
+  'BODY_LIMIT',
+  'DEFAULT_CURRENCY',
+  'LOG_LEVEL',
+]) {
+  delete process.env[name];
+}
