@@ -33,6 +33,8 @@ interface Route {
   writes: boolean;
   /** A valid body: were the key not checked, the request would succeed and change data. */
   body?: (fixtures: Fixtures) => object;
+  /** A success that is a file of this type, not the JSON envelope. */
+  file?: string;
 }
 
 /** Every route under /v1, ordered so that each succeeds once in turn with a full key. */
@@ -49,6 +51,13 @@ const ROUTES: Route[] = [
   },
   { method: 'GET', path: '/v1/invoice/all', writes: false },
   { method: 'GET', path: '/v1/invoice/:id', record: 'invoice', writes: false },
+  {
+    method: 'GET',
+    path: '/v1/invoice/:id/pdf',
+    record: 'invoice',
+    writes: false,
+    file: 'application/pdf',
+  },
   {
     method: 'POST',
     path: '/v1/invoice/add',
@@ -78,6 +87,13 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/invoice/not-paid/:id', record: 'paidInvoice', writes: true },
   { method: 'GET', path: '/v1/estimate/all', writes: false },
   { method: 'GET', path: '/v1/estimate/:id', record: 'estimate', writes: false },
+  {
+    method: 'GET',
+    path: '/v1/estimate/:id/pdf',
+    record: 'estimate',
+    writes: false,
+    file: 'application/pdf',
+  },
   {
     method: 'POST',
     path: '/v1/estimate/add',
@@ -173,8 +189,12 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   return { client, invoice, paidInvoice, estimate, expense };
 }
 
+/** `200 success`, or the type of a file answered (`200 application/pdf`). */
 const outcome = (response: request.Response) =>
-  `${response.status} ${(response.body as { status?: string }).status}`;
+  response.type === 'application/json'
+    ? `${response.status} ${(response.body as { status?: string }).status}`
+    : `${response.status} ${response.type}`;
+const succeeded = (route: Route) => `${nameOf(route)} 200 ${route.file ?? 'success'}`;
 
 /** Everything a route could change, read with a full key. */
 async function snapshot(agent: TestAgent, fixtures: Fixtures): Promise<unknown[]> {
@@ -314,9 +334,15 @@ describe('API keys', () => {
     it.each(reads.map((route) => [nameOf(route), route] as const))(
       'may call %s, with the answer a full key gets',
       async (_, route) => {
-        const asReader = await send(readOnly, route, fixtures);
-        const asOwner = await send(full, route, fixtures);
+        // A file's bytes are compared (superagent leaves a PDF body empty unless told).
+        const read = (agent: TestAgent) => {
+          const call = send(agent, route, fixtures);
+          return route.file ? call.responseType('blob') : call;
+        };
+        const asReader = await read(readOnly);
+        const asOwner = await read(full);
         expect(asReader.status).toBe(200);
+        expect(asReader.type).toBe(route.file ?? 'application/json');
         expect(asReader.body).toEqual(asOwner.body);
       },
     );
@@ -350,7 +376,7 @@ describe('API keys', () => {
     for (const route of ROUTES) {
       answered.push(`${nameOf(route)} ${outcome(await send(full, route, fixtures))}`);
     }
-    expect(answered).toEqual(ROUTES.map((route) => `${nameOf(route)} 200 success`));
+    expect(answered).toEqual(ROUTES.map(succeeded));
   });
 
   describe('with no key configured', () => {
@@ -377,7 +403,7 @@ describe('API keys', () => {
       for (const route of ROUTES) {
         answered.push(`${nameOf(route)} ${outcome(await send(open.http, route, openFixtures))}`);
       }
-      expect(answered).toEqual(ROUTES.map((route) => `${nameOf(route)} 200 success`));
+      expect(answered).toEqual(ROUTES.map(succeeded));
     });
 
     it('ignores a key that is given', async () => {

@@ -18,6 +18,8 @@ const ERROR_ENVELOPE = '#/components/schemas/ErrorEnvelopeDto';
 const COMMON_ERRORS = ['400', '401', '408', '413', '415', '429', '431', '500', '503'];
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 const COMMITTED = join(__dirname, '..', 'docs', 'openapi.json');
+/** The only operations whose success is not JSON in the envelope. */
+const PDF_OPERATIONS = ['GET /v1/invoice/{id}/pdf', 'GET /v1/estimate/{id}/pdf'];
 
 // The document is JSON walked by path in assertions; each step is checked by the assertion itself.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -133,7 +135,13 @@ describe('OpenAPI document', () => {
 
   it('gives each /v1 operation its payload in the success envelope as the 200 schema', () => {
     for (const { name, operation } of apiOperations(document)) {
-      const schema = (operation.responses as Json)['200']?.content?.['application/json']?.schema;
+      if (PDF_OPERATIONS.includes(name)) continue;
+      const content = (operation.responses as Json)['200']?.content as Json | undefined;
+      expect({ name, types: Object.keys(content ?? {}) }).toEqual({
+        name,
+        types: ['application/json'],
+      });
+      const schema = content?.['application/json']?.schema;
       expect({ name, schema }).toEqual({
         name,
         schema: { allOf: [{ $ref: ENVELOPE }, { $ref: expect.any(String) }] },
@@ -143,6 +151,22 @@ describe('OpenAPI document', () => {
         name,
         payload: 'object',
       });
+    }
+  });
+
+  it('gives the PDF operations a binary application/pdf 200 named by Content-Disposition', () => {
+    for (const name of PDF_OPERATIONS) {
+      const [method, path] = name.split(' ');
+      const success = document.paths[path]?.[method.toLowerCase()]?.responses['200'] as Json;
+      expect({ name, content: success?.content }).toEqual({
+        name,
+        content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+      });
+      expect({ name, headers: Object.keys(success.headers ?? {}) }).toEqual({
+        name,
+        headers: ['Content-Disposition'],
+      });
+      expect(Object.keys(document.paths[path].get.responses)).toContain('404');
     }
   });
 

@@ -1,5 +1,6 @@
-import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Post, Put, StreamableFile } from '@nestjs/common';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
 import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
 import { MessageResponseDto } from '../http/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
@@ -80,6 +81,23 @@ export class EstimatesController {
     @RequestInput() input: ConvertEstimateDto,
   ): Promise<InvoiceWriteResponseDto> {
     return this.estimates.convert(id, input);
+  }
+
+  @Get(':id/pdf')
+  @ApiEndpoint({
+    summary: 'An estimate as a PDF',
+    description:
+      'Beyond the specification: the estimate printed on A4, with the issuer from the COMPANY_* settings, the client, the lines and the totals.',
+    pathId: 'Id of the estimate',
+    success: {
+      mediaType: PDF_MEDIA_TYPE,
+      description: 'The estimate as a PDF',
+      filename: '<estimate_no>.pdf',
+    },
+    errors: { 404: NOT_FOUND },
+  })
+  pdf(@Param('id', ParseIdPipe) id: number): Promise<StreamableFile> {
+    return this.estimates.pdf(id);
   }
 
   @Get(':id')

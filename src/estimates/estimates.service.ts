@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
@@ -11,6 +11,9 @@ import { applyDraft, draftDocument } from '../documents/document-draft';
 import { DocumentKind, DocumentStore } from '../documents/document-store';
 import { clientIdFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
+import { toDocumentView } from '../documents/pdf/document-view';
+import { inlineFile } from '../http/inline-file';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
@@ -72,6 +75,20 @@ export class EstimatesService {
       const sends = await this.store.sendLog(manager, id);
       return toDetail(estimate, lines, sends);
     });
+  }
+
+  /**
+   * The estimate as a PDF named after its number: the estimate and its lines in one read, laid
+   * out once the read is over.
+   */
+  async pdf(id: number): Promise<StreamableFile> {
+    const view = await this.database.read(async (manager) => {
+      const estimate = await this.store.findLive(manager, id);
+      const lines = await this.store.lines(manager, id);
+      return toDocumentView('estimate', estimate.estimateNo, estimate, lines);
+    });
+    const content = await renderDocumentPdf(view, this.config.company);
+    return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
 
   create(input: CreateEstimateDto) {

@@ -1,9 +1,10 @@
-import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Post, Put, StreamableFile } from '@nestjs/common';
 import { ChangesState } from '../http/auth/changes-state.decorator';
 import { MessageResponseDto } from '../http/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import {
@@ -100,6 +101,23 @@ export class InvoicesController {
   })
   markNotPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.setPaymentStatus(id, 'Not Paid');
+  }
+
+  @Get(':id/pdf')
+  @ApiEndpoint({
+    summary: 'An invoice as a PDF',
+    description:
+      'Beyond the specification: the invoice printed on A4, with the issuer from the COMPANY_* settings, the client, the lines, the totals, the amount paid and the balance due.',
+    pathId: 'Id of the invoice',
+    success: {
+      mediaType: PDF_MEDIA_TYPE,
+      description: 'The invoice as a PDF',
+      filename: '<invoice_no>.pdf',
+    },
+    errors: { 404: NOT_FOUND },
+  })
+  pdf(@Param('id', ParseIdPipe) id: number): Promise<StreamableFile> {
+    return this.invoices.pdf(id);
   }
 
   @Get(':id')

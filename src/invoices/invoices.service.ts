@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, StreamableFile } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
@@ -14,6 +14,9 @@ import { applyDraft, DocumentDraft, draftDocument } from '../documents/document-
 import { DocumentKind, DocumentStore } from '../documents/document-store';
 import { clientIdFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
+import { toDocumentView } from '../documents/pdf/document-view';
+import { inlineFile } from '../http/inline-file';
 import {
   applyPayment,
   COMPLETED_PAYMENT,
@@ -40,6 +43,7 @@ const INVOICE_KIND: DocumentKind<Invoice, InvoiceLineItem, InvoiceSendLogEntry> 
   numberParam: 'invoice_no',
   numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
   duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
+  amountPaid: (invoice) => invoice.amountPaid,
 };
 
 /** Fields of an invoice's own row that a draft does not decide. */
@@ -91,6 +95,20 @@ export class InvoicesService {
       const sends = await this.store.sendLog(manager, id);
       return toDetail(invoice, lines, payments, sends);
     });
+  }
+
+  /**
+   * The invoice as a PDF named after its number: the invoice and its lines in one read, laid
+   * out once the read is over.
+   */
+  async pdf(id: number): Promise<StreamableFile> {
+    const view = await this.database.read(async (manager) => {
+      const invoice = await this.store.findLive(manager, id);
+      const lines = await this.store.lines(manager, id);
+      return toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid);
+    });
+    const content = await renderDocumentPdf(view, this.config.company);
+    return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
 
   create(input: CreateInvoiceDto) {

@@ -78,11 +78,19 @@ export function ApiResource(tag: string): ClassDecorator {
   };
 }
 
+/** A success answered as a file, outside the envelope (EnvelopeInterceptor lets it through). */
+export interface FileSuccess {
+  mediaType: string;
+  description: string;
+  /** How the file is named in Content-Disposition, e.g. `<invoice_no>.pdf`. */
+  filename: string;
+}
+
 export interface EndpointDoc {
   summary: string;
   description?: string;
-  /** The payload that EnvelopeInterceptor wraps in `{"status": "success", …}`. */
-  success: Type<unknown>;
+  /** The payload that EnvelopeInterceptor wraps in `{"status": "success", …}`, or a file. */
+  success: Type<unknown> | FileSuccess;
   /** Parameters read from the query string (lists). */
   query?: Type<unknown>;
   /** Parameters read from the body (a query-string value is accepted too; the body wins). */
@@ -99,13 +107,7 @@ export interface EndpointDoc {
 export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const decorators = [
     ApiOperation({ summary: doc.summary, description: doc.description }),
-    ApiExtraModels(SuccessEnvelopeDto, doc.success),
-    ApiOkResponse({
-      description: 'Success',
-      schema: {
-        allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(doc.success) }],
-      },
-    }),
+    ...successResponse(doc.success),
     ...(Object.entries(doc.errors ?? {}) as Array<[string, string]>).map(([status, text]) =>
       errorResponse(+status, text),
     ),
@@ -122,6 +124,32 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   if (doc.query) decorators.push(...queryParameters(doc.query));
   if (doc.body) decorators.push(ApiConsumes(...BODY_TYPES), ApiBody({ type: doc.body }));
   return applyDecorators(...decorators);
+}
+
+function successResponse(success: Type<unknown> | FileSuccess): MethodDecorator[] {
+  if (typeof success === 'function') {
+    return [
+      ApiExtraModels(SuccessEnvelopeDto, success),
+      ApiOkResponse({
+        description: 'Success',
+        schema: {
+          allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(success) }],
+        },
+      }),
+    ];
+  }
+  return [
+    ApiOkResponse({
+      description: success.description,
+      headers: {
+        'Content-Disposition': {
+          description: `inline; filename="${success.filename}"; a name that is not plain ASCII also comes whole as filename*=UTF-8''… (RFC 5987), with _ for each such character in filename`,
+          schema: { type: 'string' },
+        },
+      },
+      content: { [success.mediaType]: { schema: { type: 'string', format: 'binary' } } },
+    }),
+  ];
 }
 
 /**

@@ -7,7 +7,7 @@ export const OPENAPI_JSON_PATH = 'docs/openapi.json';
 
 const DESCRIPTION = `Clients, invoices, estimates and expenses. Every operation lives under \`/v1\`.
 
-- **Success**: HTTP 200 with \`{"status": "success", …}\`. **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
+- **Success**: HTTP 200 with \`{"status": "success", …}\`, except the PDF of an invoice or estimate, answered as \`application/pdf\`. **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
 - **Parameters** come as a JSON body, a URL-encoded form (\`items[0][rate]=…\`) or multipart form fields, or in the query string; a body value wins over a query value. Unknown parameters are ignored. A numeric parameter is a JSON number or numeric text in plain decimal notation (\`12.5\`, \`"12.5"\`; not \`1e3\`).
 - **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a payment's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
 - **Ids** are strings of digits; dates \`YYYY-MM-DD\`; timestamps UTC \`YYYY-MM-DD HH:MM:SS\`. An optional text never given is \`""\`, never null.

@@ -1,0 +1,278 @@
+import type { Response } from 'supertest';
+import { addClient, createClient } from './factories/clients';
+import { createEstimate, estimateLines, estimateNumber } from './factories/estimates';
+import { createInvoice, invoiceNumber, lineItems, payInvoice } from './factories/invoices';
+import { createTestApp, TestApp } from './setup/create-app';
+import { expectError, NON_DIGIT_IDS, UNKNOWN_IDS } from './setup/expectations';
+import { flattened, pdfText } from './setup/pdf-text';
+
+/*
+ * GET /v1/invoice/{id}/pdf and /v1/estimate/{id}/pdf: the answer (type, name, bytes) and what
+ * a reader extracts from the document, checked against what the API holds.
+ */
+
+const COMPANY = {
+  COMPANY_NAME: 'Northwind Trading Ltd',
+  COMPANY_ADDRESS: '4 Harbour Road, Bristol',
+  COMPANY_EMAIL: 'accounts@northwind.example',
+  COMPANY_TAX_ID: 'GB987654321',
+};
+
+const HEADER = (currency: string) => `Description Quantity Rate (${currency}) Amount (${currency})`;
+
+/** Asserts that each part occurs in `text`, in this order. */
+function expectInOrder(text: string, parts: string[]): void {
+  let from = 0;
+  for (const part of parts) {
+    const at = text.indexOf(part, from);
+    expect({ part, found: at >= 0 }).toEqual({ part, found: true });
+    from = at + part.length;
+  }
+}
+
+describe('Documents as PDF', () => {
+  let test: TestApp;
+
+  beforeAll(async () => {
+    test = await createTestApp({ env: COMPANY });
+  });
+
+  afterAll(async () => {
+    await test.close();
+  });
+
+  /** The PDF answer, its bytes in `body`. */
+  function getPdf(kind: 'invoice' | 'estimate', id: string): Promise<Response> {
+    return test.http.get(`/v1/${kind}/${id}/pdf`).responseType('blob');
+  }
+
+  /** A 200 PDF answer named `<number>.pdf`; answers its text, pages flattened. */
+  async function expectPdf(response: Response, filename: string) {
+    expect({
+      status: response.status,
+      type: response.headers['content-type'],
+      disposition: response.headers['content-disposition'],
+    }).toEqual({
+      status: 200,
+      type: 'application/pdf',
+      disposition: `inline; filename="${filename}"`,
+    });
+    const bytes = response.body as Buffer;
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(Number(response.headers['content-length'])).toBe(bytes.length);
+    const { pages } = await pdfText(bytes);
+    const flat = pages.map(flattened);
+    return { pages: flat, text: flat.join(' ') };
+  }
+
+  describe('an invoice', () => {
+    let id: string;
+    let number: string;
+
+    beforeAll(async () => {
+      const client = await createClient(test.http, {
+        names: 'Ada Lovelace',
+        phone: '+44 20 7946 0000',
+        address: '12 St James Square, London',
+      });
+      number = invoiceNumber();
+      id = (
+        await createInvoice(test.http, {
+          client,
+          invoice_no: number,
+          description: 'Analytical engine, phase two',
+          currency: 'EUR',
+          tax_rate: '8.25',
+          issue_date: '2026-03-01',
+          due_date: '2026-03-31',
+          note: 'Payable by bank transfer within 30 days.',
+          items: [
+            { description: 'Design workshop', quantity: 2, rate: '450.00' },
+            { description: 'Hosting, one year', quantity: '1.5', rate: '10.125' },
+          ],
+        })
+      ).id;
+      await payInvoice(test.http, id, '100.00');
+      // The invoice keeps the customer fields it copied; a later rename is not printed.
+      await test.http
+        .put(`/v1/client/${client}`)
+        .send({ names: 'Augusta Ada King', phone: '+44 0', address: 'Elsewhere' })
+        .expect(200);
+    });
+
+    it('answers the document: the issuer, the client, every line, the totals and the payment', async () => {
+      const { text } = await expectPdf(await getPdf('invoice', id), `${number}.pdf`);
+      expectInOrder(text, [
+        'INVOICE',
+        COMPANY.COMPANY_NAME,
+        COMPANY.COMPANY_ADDRESS,
+        COMPANY.COMPANY_EMAIL,
+        `Tax ID: ${COMPANY.COMPANY_TAX_ID}`,
+        `Invoice number ${number}`,
+        'Issue date 2026-03-01',
+        'Due date 2026-03-31',
+        'Bill to',
+        'Ada Lovelace',
+        '+44 20 7946 0000',
+        '12 St James Square, London',
+        'Analytical engine, phase two',
+        HEADER('EUR'),
+        'Design workshop 2 450.00 900.00',
+        // 1.5 × 10.125 = 15.1875, rounded to the currency's cents.
+        'Hosting, one year 1.5 10.125 15.19',
+        'Sub-total 915.19 EUR',
+        // 8.25 % of 915.19 = 75.503…
+        'Tax (8.25%) 75.50 EUR',
+        'Total 990.69 EUR',
+        'Amount paid 100.00 EUR',
+        'Balance due 890.69 EUR',
+        'Note Payable by bank transfer within 30 days.',
+      ]);
+      expect(text).not.toContain('Augusta');
+    });
+
+    it('agrees with the invoice the API reads', async () => {
+      const read = await test.http.get(`/v1/invoice/${id}`).expect(200);
+      const invoice = (
+        read.body as { invoice: Array<{ amount_paid: string; outstanding_balance: string }> }
+      ).invoice[0];
+      const { text } = await expectPdf(await getPdf('invoice', id), `${number}.pdf`);
+      expect(text).toContain(`Amount paid ${invoice.amount_paid} EUR`);
+      expect(text).toContain(`Balance due ${invoice.outstanding_balance} EUR`);
+    });
+
+    it('is the same file for every request, and for HEAD only the headers', async () => {
+      const first = await getPdf('invoice', id);
+      const second = await getPdf('invoice', id);
+      expect((first.body as Buffer).equals(second.body as Buffer)).toBe(true);
+      const head = await test.http.head(`/v1/invoice/${id}/pdf`);
+      expect({ status: head.status, type: head.type }).toEqual({
+        status: 200,
+        type: 'application/pdf',
+      });
+    });
+  });
+
+  it('titles an estimate as one, without payments', async () => {
+    const client = await createClient(test.http, { names: 'Grace Hopper', address: 'Arlington' });
+    const number = estimateNumber();
+    const estimate = await createEstimate(test.http, {
+      client,
+      estimate_no: number,
+      currency: 'JPY',
+      tax_rate: 10,
+      items: [{ description: 'Compiler audit', quantity: 3, rate: 500 }],
+    });
+    const { text } = await expectPdf(await getPdf('estimate', estimate.id), `${number}.pdf`);
+    expectInOrder(text, [
+      'ESTIMATE',
+      COMPANY.COMPANY_NAME,
+      `Estimate number ${number}`,
+      'Prepared for',
+      'Grace Hopper',
+      'Arlington',
+      HEADER('JPY'),
+      'Compiler audit 3 500 1500',
+      'Sub-total 1500 JPY',
+      'Tax (10%) 150 JPY',
+      'Total 1650 JPY',
+    ]);
+    expect(text).not.toContain('INVOICE');
+    expect(text).not.toContain('Amount paid');
+    expect(text).not.toContain('Balance due');
+  });
+
+  it('flows a 200-line invoice onto several pages, the table header on each', async () => {
+    const number = invoiceNumber();
+    const invoice = await createInvoice(test.http, {
+      invoice_no: number,
+      items: lineItems(200, { rate: '2.50' }),
+    });
+    const { pages, text } = await expectPdf(await getPdf('invoice', invoice.id), `${number}.pdf`);
+    expect(pages.length).toBeGreaterThan(2);
+    const withLines = pages.filter((page) => /Line \d+ 1 2\.50/.test(page));
+    expect(withLines.length).toBeGreaterThan(2);
+    for (const page of withLines) {
+      const header = page.indexOf(HEADER('USD'));
+      expect(header).toBeGreaterThanOrEqual(0);
+      expect(header).toBeLessThan(page.search(/Line \d+ 1 2\.50/));
+    }
+    expectInOrder(
+      text,
+      Array.from({ length: 200 }, (_, index) => `Line ${index + 1} 1 2.50 2.50 `),
+    );
+    expect(text).toContain('Total 500.00 USD');
+    expect(text).toContain(`page ${pages.length} of ${pages.length}`);
+  });
+
+  it('prints Greek and Cyrillic names and descriptions intact', async () => {
+    const greek = await addClient(test.http, {
+      names: 'Αλέξανδρος Παπαδόπουλος',
+      address: 'Οδός Ερμού 15, Αθήνα',
+    });
+    const cyrillic = await addClient(test.http, {
+      names: 'Елизавета Петровна Смирнова',
+      address: 'ул. Пушкина, д. 10, Москва',
+    });
+    const invoice = await createInvoice(test.http, {
+      client: greek.id,
+      items: [{ description: 'Μετάφραση εγγράφων', quantity: 1, rate: '80.00' }],
+    });
+    const estimate = await createEstimate(test.http, {
+      client: cyrillic.id,
+      items: [{ description: 'Перевод документов', quantity: 1, rate: '80.00' }],
+    });
+    const invoicePdf = await expectPdf(
+      await getPdf('invoice', invoice.id),
+      `${invoice.invoice_no}.pdf`,
+    );
+    expectInOrder(invoicePdf.text, [
+      'Αλέξανδρος Παπαδόπουλος',
+      'Οδός Ερμού 15, Αθήνα',
+      'Μετάφραση εγγράφων 1 80.00 80.00',
+    ]);
+    const estimatePdf = await expectPdf(
+      await getPdf('estimate', estimate.id),
+      `${estimate.estimate_no}.pdf`,
+    );
+    expectInOrder(estimatePdf.text, [
+      'Елизавета Петровна Смирнова',
+      'ул. Пушкина, д. 10, Москва',
+      'Перевод документов 1 80.00 80.00',
+    ]);
+  });
+
+  it('names a file whose number is not plain ASCII in both forms of Content-Disposition', async () => {
+    const number = 'ΤΙΜ-2026/7"';
+    const invoice = await createInvoice(test.http, { invoice_no: number });
+    const response = await getPdf('invoice', invoice.id);
+    expect({ status: response.status, type: response.type }).toEqual({
+      status: 200,
+      type: 'application/pdf',
+    });
+    expect(response.headers['content-disposition']).toBe(
+      `inline; filename="___-2026_7_.pdf"; filename*=UTF-8''%CE%A4%CE%99%CE%9C-2026%2F7%22.pdf`,
+    );
+    const { text } = await pdfText(response.body as Buffer);
+    expect(flattened(text)).toContain(`Invoice number ${number}`);
+  });
+
+  describe.each(['invoice', 'estimate'] as const)('the %s PDF of no live record', (kind) => {
+    const create = async () =>
+      kind === 'invoice'
+        ? (await createInvoice(test.http)).id
+        : (await createEstimate(test.http, { items: estimateLines(1) })).id;
+
+    it.each([...UNKNOWN_IDS, ...NON_DIGIT_IDS])('answers 404 for id %s', async (id) => {
+      expectError(await test.http.get(`/v1/${kind}/${id}/pdf`), 404);
+    });
+
+    it('answers 404 once the record is archived', async () => {
+      const id = await create();
+      await getPdf(kind, id).then((response) => expect(response.status).toBe(200));
+      await test.http.delete(`/v1/${kind}/${id}`).expect(200);
+      expectError(await test.http.get(`/v1/${kind}/${id}/pdf`), 404);
+    });
+  });
+});
