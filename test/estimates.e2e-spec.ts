@@ -40,6 +40,9 @@ import {
  * estimates-rules.e2e-spec.ts, conversion in estimates-convert.e2e-spec.ts.
  */
 
+/** A send as the log shows it before delivery: no worker runs in this file (OUTBOX_POLL_MS=0). */
+const DELIVERY = { delivery: 'queued', attempts: 0 };
+
 /** The written form of an estimate (estimate_no) as the list and read name it (reference_no). */
 function asListed(written: EstimateWritten): EstimateListItem {
   const { estimate_no: referenceNo, ...rest } = written;
@@ -291,15 +294,15 @@ describe('Estimates', () => {
       expect(response.text).toMatch(/"tax_amount":0\.00[,}]/);
     });
 
-    it('lists the send log oldest first, each entry {email, date}', async () => {
+    it('lists the send log oldest first, each entry {email, date, delivery, attempts}', async () => {
       const estimate = await createEstimate(test.http);
       const window = timeWindow();
       await sendEstimate(test.http, estimate.id, 'first@example.com');
       await sendEstimate(test.http, estimate.id, 'second@example.com');
       const { send_log: sendLog } = await readEstimate(test.http, estimate.id);
       expect(sendLog).toEqual([
-        { email: 'first@example.com', date: expect.stringMatching(TIMESTAMP) },
-        { email: 'second@example.com', date: expect.stringMatching(TIMESTAMP) },
+        { email: 'first@example.com', date: expect.stringMatching(TIMESTAMP), ...DELIVERY },
+        { email: 'second@example.com', date: expect.stringMatching(TIMESTAMP), ...DELIVERY },
       ]);
       for (const entry of sendLog) {
         expect(keysOf(entry)).toEqual(SEND_LOG_KEYS);
@@ -556,7 +559,7 @@ describe('Estimates', () => {
   });
 
   describe('POST /v1/estimate/send', () => {
-    it('answers {status, message} and appends {email, date} to the send log', async () => {
+    it('answers {status, message} and appends {email, date, delivery, attempts} to the send log', async () => {
       const estimate = await createEstimate(test.http);
       const window = timeWindow();
       const response = await test.http
@@ -569,7 +572,7 @@ describe('Estimates', () => {
 
       const { send_log: sendLog } = await readEstimate(test.http, estimate.id);
       expect(sendLog).toEqual([
-        { email: 'buyer@example.com', date: expect.stringMatching(TIMESTAMP) },
+        { email: 'buyer@example.com', date: expect.stringMatching(TIMESTAMP), ...DELIVERY },
       ]);
       expect(window.contains(sendLog[0].date)).toBe(true);
     });

@@ -99,4 +99,45 @@ export class AppConfig {
   get healthDatabaseTimeoutMs(): number {
     return this.read('HEALTH_DATABASE_TIMEOUT_MS') ?? 1_500;
   }
+
+  /** The issuer printed on documents and named in e-mails. */
+  get company(): { name: string; address: string; email: string; taxId: string } {
+    return {
+      name: this.read('COMPANY_NAME') ?? 'Invoicing',
+      address: this.read('COMPANY_ADDRESS') ?? '',
+      email: this.read('COMPANY_EMAIL') ?? '',
+      taxId: this.read('COMPANY_TAX_ID') ?? '',
+    };
+  }
+
+  /** `From` of every e-mail: MAIL_FROM, else the company e-mail, else a local address. */
+  get mailFrom(): string {
+    const company = this.company;
+    const address = this.read('MAIL_FROM') ?? (company.email || 'invoicing@localhost');
+    return address.includes('<') ? address : `"${company.name.replace(/["\\]/g, '')}" <${address}>`;
+  }
+
+  /** Deliver over SMTP; unset: write each message as an .eml file under `mailDir`. */
+  get smtpUrl(): string | undefined {
+    return this.read('SMTP_URL');
+  }
+
+  get mailDir(): string {
+    return this.read('MAIL_DIR') ?? 'data/outbox';
+  }
+
+  /** Delivery attempts before a message is marked failed. */
+  get mailMaxAttempts(): number {
+    return this.read('MAIL_MAX_ATTEMPTS') ?? 10;
+  }
+
+  /** Wait before the second attempt; doubled for each one after, capped at one hour. */
+  get mailRetryBaseMs(): number {
+    return this.read('MAIL_RETRY_BASE_MS') ?? 30_000;
+  }
+
+  /** How often the delivery worker looks for due messages when it found none; 0: no worker. */
+  get outboxPollMs(): number {
+    return this.read('OUTBOX_POLL_MS') ?? 1_000;
+  }
 }

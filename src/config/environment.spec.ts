@@ -29,6 +29,8 @@ describe('validateEnvironment', () => {
     ['LOG_LEVEL', 'loud'],
     ['REQUEST_TIMEOUT_MS', '5'],
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
+    ['OUTBOX_POLL_MS', '5'],
+    ['OUTBOX_POLL_MS', '-1'],
   ])('stops start-up on a bad %s (%s), naming it', (variable, value) => {
     expect(() => validateEnvironment({ [variable]: value })).toThrow(variable);
   });
@@ -39,6 +41,11 @@ describe('validateEnvironment', () => {
     'sqlite:data/invoicing.sqlite',
   ])('accepts DATABASE_URL=%s', (url) => {
     expect(validateEnvironment({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+  });
+
+  it('takes OUTBOX_POLL_MS=0 as "no delivery worker here", otherwise 10 ms at least', () => {
+    expect(validateEnvironment({ OUTBOX_POLL_MS: '0' }).OUTBOX_POLL_MS).toBe(0);
+    expect(validateEnvironment({ OUTBOX_POLL_MS: '10' }).OUTBOX_POLL_MS).toBe(10);
   });
 
   it('names every bad variable at once', () => {

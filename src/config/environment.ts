@@ -1,13 +1,16 @@
 import { plainToInstance, Type } from 'class-transformer';
 import {
   IsBooleanString,
+  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
   IsString,
   Matches,
   Max,
+  MaxLength,
   Min,
+  ValidateIf,
   validateSync,
 } from 'class-validator';
 import { isCurrencyCode } from '../common/money/currency';
@@ -118,6 +121,62 @@ export class EnvironmentVariables {
   @Min(100)
   @Max(60_000)
   HEALTH_DATABASE_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  COMPANY_NAME?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  COMPANY_ADDRESS?: string;
+
+  @IsOptional()
+  @IsEmail({}, { message: 'COMPANY_EMAIL must be an e-mail address' })
+  COMPANY_EMAIL?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  COMPANY_TAX_ID?: string;
+
+  @IsOptional()
+  @Matches(/^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, {
+    message: 'MAIL_FROM must be an address, or Name <address>',
+  })
+  MAIL_FROM?: string;
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\/.+/, { message: 'SMTP_URL must be smtp://user:pass@host:587 or smtps://…' })
+  SMTP_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  MAIL_DIR?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  MAIL_MAX_ATTEMPTS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  MAIL_RETRY_BASE_MS?: number;
+
+  // 0 turns this instance's delivery worker off (another instance delivers); else 10–60000.
+  @IsOptional()
+  @Type(() => Number)
+  @ValidateIf((env: EnvironmentVariables) => env.OUTBOX_POLL_MS !== 0)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  OUTBOX_POLL_MS?: number;
 }
 
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */

@@ -3,10 +3,11 @@ import { Clock } from '../common/clock';
 import { DomainErrorCode, DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
 import { Page } from '../common/list-query.dto';
+import { Decimal } from '../common/money/decimal';
 import { LIVE } from '../database/columns';
 import { Database, isUniqueViolation } from '../database/database';
 import { findList } from '../database/find-list';
-import { DocumentDelivery } from '../delivery/document-delivery';
+import { DocumentDelivery, joinDeliveryState } from '../delivery/document-delivery';
 import { PricedLine } from './domain/document-totals';
 import { SendDocumentDto } from './dto/send-document.dto';
 import {
@@ -14,6 +15,7 @@ import {
   DocumentRecord,
   DocumentSendLogRecord,
 } from './entities/document-columns';
+import { toDocumentView } from './pdf/document-view';
 
 type Constructor<T> = new () => T;
 
@@ -36,6 +38,8 @@ export interface DocumentKind<
   /** How the database names a clash on the live-number unique index (MySQL, SQLite). */
   numberIndex: string[];
   duplicateNumberCode: Extract<DomainErrorCode, `DUPLICATE_${string}`>;
+  /** Invoices: what the document printed for a send shows as paid. */
+  amountPaid?: (document: D) => Decimal;
 }
 
 /**
@@ -83,11 +87,13 @@ export class DocumentStore<
     });
   }
 
+  /** Oldest first, each with its delivery state: one query, however many entries. */
   sendLog(manager: EntityManager, documentId: number): Promise<S[]> {
-    return manager.find(this.kind.sendLogEntry, {
-      where: this.childrenOf(documentId) as FindOptionsWhere<S>,
-      order: { id: 'ASC' } as never,
-    });
+    const query = manager.createQueryBuilder(this.kind.sendLogEntry, 'entry');
+    return joinDeliveryState(query, 'entry', this.kind.name)
+      .where(`entry.${this.kind.parentKey} = :documentId`, { documentId })
+      .orderBy('entry.id', 'ASC')
+      .getMany();
   }
 
   /** Writes the lines of a draft in input order (one multi-row insert). */
@@ -154,10 +160,15 @@ export class DocumentStore<
     }
   }
 
-  /** Appends to the send log and hands the send to delivery; the document is unchanged. */
-  async send(input: SendDocumentDto): Promise<{ document: D; entry: S }> {
-    const sent = await this.database.transaction(async (manager) => {
+  /**
+   * Appends to the send log and queues the e-mail in the same transaction: the outbox row holds
+   * the document as it is now, and the worker delivers it after the answer. A refused send
+   * (unknown or archived id) writes neither.
+   */
+  send(input: SendDocumentDto): Promise<{ document: D; entry: S }> {
+    return this.database.transaction(async (manager) => {
       const document = await this.findLiveByParameter(manager, input.id);
+      const lines = await this.lines(manager, document.id);
       const entry = manager.create(this.kind.sendLogEntry, {
         ...this.childrenOf(document.id),
         email: input.email,
@@ -165,15 +176,22 @@ export class DocumentStore<
         sentAt: this.clock.now(),
       } as never);
       await manager.insert(this.kind.sendLogEntry, entry as never);
+      const number = document[this.kind.numberKey] as string;
+      await this.delivery.enqueue(manager, {
+        kind: this.kind.name,
+        documentId: document.id,
+        sendLogEntryId: entry.id,
+        recipient: entry.email,
+        view: toDocumentView(
+          this.kind.name,
+          number,
+          document,
+          lines,
+          this.kind.amountPaid?.(document),
+        ),
+      });
       return { document, entry };
     });
-    this.delivery.queue({
-      kind: this.kind.name,
-      documentId: sent.document.id,
-      sendLogEntryId: sent.entry.id,
-      email: sent.entry.email,
-    });
-    return sent;
   }
 
   /** DELETE: the row stays, marked archived; its lines, payments and sends stay too. */

@@ -1,5 +1,6 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
+import { deliveryState } from '../delivery/entities/outbox-message.entity';
 import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,
@@ -66,6 +67,12 @@ export function toLineItemRead(
   return { ...toLineItemWrite(line, currency), amount: formatMoney(line.amount, currency) };
 }
 
+/** Entries come from the send-log read, which joins each one's delivery state. */
 export function toSendLogEntry(entry: DocumentSendLogRecord): SendLogEntryDto {
-  return { email: entry.email, date: formatTimestamp(entry.sentAt) };
+  return {
+    email: entry.email,
+    date: formatTimestamp(entry.sentAt),
+    delivery: deliveryState(entry.delivery),
+    attempts: entry.delivery?.attempts ?? 0,
+  };
 }

@@ -80,6 +80,8 @@ export interface EstimateLineRead extends EstimateLineWrite {
 export interface EstimateSendLogEntry {
   email: string;
   date: string;
+  delivery: 'queued' | 'sent' | 'failed';
+  attempts: number;
 }
 
 /** `GET /estimate/{id}`. */

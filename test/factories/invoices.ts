@@ -82,6 +82,8 @@ export interface PaymentEntry {
 export interface SendLogEntry {
   email: string;
   date: string;
+  delivery: 'queued' | 'sent' | 'failed';
+  attempts: number;
 }
 
 /** `GET /invoice/{id}`. */

@@ -30,6 +30,19 @@ for (const name of [
   'BODY_LIMIT',
   'DEFAULT_CURRENCY',
   'LOG_LEVEL',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'MAIL_MAX_ATTEMPTS',
+  'MAIL_RETRY_BASE_MS',
+  'COMPANY_NAME',
+  'COMPANY_ADDRESS',
+  'COMPANY_EMAIL',
+  'COMPANY_TAX_ID',
 ]) {
   delete process.env[name];
 }
+// Sent documents become .eml files in a folder of the file's own, never the checkout's data/.
+process.env.MAIL_DIR = join(tmpdir(), `invoicing-test-mail-${suffix}`);
+// No delivery worker: its statements would join the counted ones and its deliveries change the
+// send logs other files compare. The delivery files start theirs with their own OUTBOX_POLL_MS.
+process.env.OUTBOX_POLL_MS = '0';

@@ -1,4 +1,10 @@
-import { TextProperty, TimestampProperty } from '../../openapi/schema-property.decorator';
+import { ApiProperty } from '@nestjs/swagger';
+import { DELIVERY_STATES, DeliveryState } from '../../delivery/entities/outbox-message.entity';
+import {
+  EnumProperty,
+  TextProperty,
+  TimestampProperty,
+} from '../../openapi/schema-property.decorator';
 
 /** One send of an invoice or estimate, oldest first. */
 export class SendLogEntryDto {
@@ -7,4 +13,19 @@ export class SendLogEntryDto {
 
   @TimestampProperty('When it was sent: UTC, YYYY-MM-DD HH:MM:SS')
   date: string;
+
+  @EnumProperty(
+    DELIVERY_STATES,
+    'The e-mail: `queued` until the server has accepted it (while being sent and between ' +
+      'retries), then `sent`; `failed` once every attempt failed or the server refused it for ' +
+      'good (also sends recorded before delivery existed)',
+  )
+  delivery: DeliveryState;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Delivery attempts begun so far, the one in progress included',
+  })
+  attempts: number;
 }

@@ -1,10 +1,12 @@
 import { ClientsAndExpenses1763800000000 } from './1763800000000-clients-and-expenses';
 import { Invoices1763900000000 } from './1763900000000-invoices';
 import { Estimates1764000000000 } from './1764000000000-estimates';
+import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
   ClientsAndExpenses1763800000000,
   Invoices1763900000000,
   Estimates1764000000000,
+  DocumentOutbox1764100000000,
 ];

@@ -1,0 +1,77 @@
+import { Column, Entity } from 'typeorm';
+import { IdColumn, ReferenceColumn, TextColumn, TimestampColumn } from '../../database/columns';
+import { DocumentKind } from '../../documents/pdf/document-view';
+
+/** `sending`: claimed by a worker, under a lease (see OutboxQueue). */
+export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+/** What a send-log entry shows: a message being sent is still `queued`. */
+export type DeliveryState = 'queued' | 'sent' | 'failed';
+
+export const DELIVERY_STATES: readonly DeliveryState[] = ['queued', 'sent', 'failed'];
+
+/** Milliseconds matter here: retry delays start at 10 ms, and a claim is told by its instant. */
+function InstantColumn(name: string) {
+  return Column({ name, type: 'datetime', precision: 3, nullable: true });
+}
+
+/** One send to deliver by e-mail, written in the same transaction as its send-log entry. */
+@Entity('document_outbox')
+export class OutboxMessage {
+  @IdColumn()
+  id: number;
+
+  @TextColumn({ length: 8 })
+  kind: DocumentKind;
+
+  @ReferenceColumn('document_id')
+  documentId: number;
+
+  /** The entry in the kind's send log (`invoice_send_log` or `estimate_send_log`). */
+  @ReferenceColumn('send_log_id')
+  sendLogId: number;
+
+  @TextColumn({ length: 254 })
+  recipient: string;
+
+  /** The DocumentView as JSON: the document as it was when it was sent. */
+  @Column({ name: 'document_view', type: 'text' })
+  documentView: string;
+
+  @TextColumn({ length: 8 })
+  status: OutboxStatus;
+
+  /** Deliveries begun, the current one included. */
+  @Column({ type: 'int' })
+  attempts: number;
+
+  /** Queued: when the next attempt is due. Sending: when the lease ends. Otherwise NULL. */
+  @InstantColumn('next_attempt_at')
+  nextAttemptAt: Date | null;
+
+  /** When the current (or last) claim was taken; with the id it names that claim. */
+  @InstantColumn('claimed_at')
+  claimedAt: Date | null;
+
+  @Column({ name: 'sent_at', type: 'datetime', nullable: true })
+  sentAt: Date | null;
+
+  /** Why the last attempt failed: an error code and SMTP status, never the server's text. */
+  @TextColumn({ name: 'last_error', length: 255 })
+  lastError: string;
+
+  @TimestampColumn('created_at')
+  createdAt: Date;
+}
+
+/** A send-log entry's view of its outbox row (none for sends recorded before delivery). */
+export type DeliveryRecord = Pick<OutboxMessage, 'status' | 'attempts'>;
+
+/**
+ * Sends recorded before the outbox existed were never e-mailed and have no row: they show as
+ * failed, with no attempt.
+ */
+export function deliveryState(record: DeliveryRecord | null | undefined): DeliveryState {
+  if (!record) return 'failed';
+  return record.status === 'sending' ? 'queued' : record.status;
+}
