@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { createInvoice, readInvoice } from './factories/invoices';
+import { createInvoice, readInvoice, sendInvoice } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { testDialect } from './setup/test-database';
 import { SmtpSink } from './setup/smtp-sink';
@@ -52,7 +52,7 @@ describe(`Delivery: ${instancesOnThisDatabase} instance(s) on one database`, () 
       for (let send = pending.shift(); send; send = pending.shift()) {
         const instance = instances[send.index % instances.length];
         const id = invoices[send.index % INVOICES];
-        await instance.http.post('/v1/invoice/send').send({ id, email: send.email }).expect(200);
+        await sendInvoice(instance.http, id, send.email);
       }
     };
     await Promise.all(Array.from({ length: PARALLEL_SENDS }, sendNext));

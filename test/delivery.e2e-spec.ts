@@ -7,7 +7,13 @@ import { Database } from '../src/database/database';
 import { OutboxMessage } from '../src/delivery/entities/outbox-message.entity';
 import { createClient } from './factories/clients';
 import { createEstimate, EstimateSendLogEntry, readEstimate } from './factories/estimates';
-import { createInvoice, payInvoice, readInvoice, SendLogEntry } from './factories/invoices';
+import {
+  createInvoice,
+  payInvoice,
+  readInvoice,
+  sendInvoice,
+  SendLogEntry,
+} from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError } from './setup/expectations';
 import { flattened, pdfText } from './setup/pdf-text';
@@ -113,10 +119,7 @@ describe('Delivery over SMTP', () => {
 
   it('e-mails the invoice: recipient, subject, totals and due date in both bodies, the PDF attached', async () => {
     const invoice = await invoiceToSend(test, 'Zoë <b>Ström</b> & Co');
-    await test.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'ada@example.com' })
-      .expect(200);
+    await sendInvoice(test.http, invoice.id, 'ada@example.com');
 
     const [entry] = await eventually(
       invoiceLog(test, invoice.id),
@@ -192,10 +195,7 @@ describe('Delivery over SMTP', () => {
     await sink.stop();
     try {
       const started = Date.now();
-      await test.http
-        .post('/v1/invoice/send')
-        .send({ id: invoice.id, email: 'patient@example.com' })
-        .expect(200);
+      await sendInvoice(test.http, invoice.id, 'patient@example.com');
       expect(Date.now() - started).toBeLessThan(2_000);
 
       const failing = await eventually(
@@ -227,10 +227,7 @@ describe('Delivery over SMTP', () => {
 
   it('fails at once, keeps the message and logs it without the address when the server refuses the recipient for good', async () => {
     const invoice = await invoiceToSend(test, 'Refused Client');
-    await test.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'nobody@example.com' })
-      .expect(200);
+    await sendInvoice(test.http, invoice.id, 'nobody@example.com');
 
     const [entry] = await eventually(
       invoiceLog(test, invoice.id),
@@ -260,10 +257,7 @@ describe('Delivery over SMTP', () => {
     await sink.stop();
     let row: OutboxMessage | undefined;
     try {
-      await test.http
-        .post('/v1/invoice/send')
-        .send({ id: invoice.id, email: 'crash@example.com' })
-        .expect(200);
+      await sendInvoice(test.http, invoice.id, 'crash@example.com');
       await eventually(invoiceLog(test, invoice.id), (log) => log[0]?.attempts >= 1);
       [row] = (await outboxRows(test)).filter(
         (message) => message.recipient === 'crash@example.com',
@@ -356,10 +350,7 @@ describe('Delivery: a message that exhausts its attempts', () => {
 
   it('is failed after MAIL_MAX_ATTEMPTS, kept, and logged at warn without the address', async () => {
     const invoice = await invoiceToSend(test, 'Unreachable Client');
-    await test.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'unreachable@example.com' })
-      .expect(200);
+    await sendInvoice(test.http, invoice.id, 'unreachable@example.com');
 
     const [entry] = await eventually(
       invoiceLog(test, invoice.id),
@@ -423,10 +414,7 @@ describe('Delivery: shutdown', () => {
       sharedDatabase: true,
     });
     const invoice = await invoiceToSend(owner, 'Hung Client');
-    await owner.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'hung@example.com' })
-      .expect(200);
+    await sendInvoice(owner.http, invoice.id, 'hung@example.com');
     await eventually(rowWith('hung@example.com'), (row) => row?.status === 'sending');
 
     const closing = Date.now();
@@ -471,10 +459,7 @@ describe('Delivery: the outbox keeps the document as it was sent', () => {
 
   it('holds the document of the send, not a later version', async () => {
     const invoice = await invoiceToSend(test, 'Snapshot Client');
-    await test.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'snapshot@example.com' })
-      .expect(200);
+    await sendInvoice(test.http, invoice.id, 'snapshot@example.com');
     await test.http
       .put(`/v1/invoice/${invoice.id}`)
       .send({
@@ -518,10 +503,7 @@ describe('Delivery: the outbox keeps the document as it was sent', () => {
     const invoice = await createInvoice(test.http, {
       items: Array.from({ length: 500 }, () => ({ description, quantity: 1, rate: '1.00' })),
     });
-    await test.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'large@example.com' })
-      .expect(200);
+    await sendInvoice(test.http, invoice.id, 'large@example.com');
 
     const row = (await outboxRows(test)).find(
       (message) => message.recipient === 'large@example.com',
@@ -548,10 +530,7 @@ describe('Delivery without SMTP_URL: .eml files', () => {
 
   it('writes each message as an .eml file under MAIL_DIR, with its recipient, subject and PDF', async () => {
     const invoice = await invoiceToSend(test, 'File Client');
-    await test.http
-      .post('/v1/invoice/send')
-      .send({ id: invoice.id, email: 'file@example.com' })
-      .expect(200);
+    await sendInvoice(test.http, invoice.id, 'file@example.com');
     await eventually(invoiceLog(test, invoice.id), (log) => lastEntry(log)?.delivery === 'sent');
 
     const files = await readdir(join(mailDir, 'outbox'));

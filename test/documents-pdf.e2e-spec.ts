@@ -4,7 +4,7 @@ import { createEstimate, estimateLines, estimateNumber } from './factories/estim
 import { createInvoice, invoiceNumber, lineItems, payInvoice } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, NON_DIGIT_IDS, UNKNOWN_IDS } from './setup/expectations';
-import { flattened, pdfText } from './setup/pdf-text';
+import { expectInOrder, flattened, pdfText } from './setup/pdf-text';
 
 /*
  * GET /v1/invoice/{id}/pdf and /v1/estimate/{id}/pdf: the answer (type, name, bytes) and what
@@ -19,16 +19,6 @@ const COMPANY = {
 };
 
 const HEADER = (currency: string) => `Description Quantity Rate (${currency}) Amount (${currency})`;
-
-/** Asserts that each part occurs in `text`, in this order. */
-function expectInOrder(text: string, parts: string[]): void {
-  let from = 0;
-  for (const part of parts) {
-    const at = text.indexOf(part, from);
-    expect({ part, found: at >= 0 }).toEqual({ part, found: true });
-    from = at + part.length;
-  }
-}
 
 describe('Documents as PDF', () => {
   let test: TestApp;

@@ -38,3 +38,13 @@ export function pdfText(bytes: Buffer): Promise<PdfText> {
 export function flattened(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** Asserts that each text occurs in `text`, and in this order. */
+export function expectInOrder(text: string, parts: string[]): void {
+  let from = 0;
+  for (const part of parts) {
+    const at = text.indexOf(part, from);
+    expect({ part, found: at >= 0 }).toEqual({ part, found: true });
+    from = at + part.length;
+  }
+}

@@ -1,4 +1,4 @@
-import { flattened, pdfText } from '../../../test/setup/pdf-text';
+import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
 import { renderDocumentPdf } from './document-pdf.renderer';
 import { DocumentView, Issuer } from './document-view';
 
@@ -48,16 +48,6 @@ function manyLines(count: number): DocumentView['lines'] {
 async function render(view: DocumentView, issuer = ISSUER) {
   const { pages, text } = await pdfText(await renderDocumentPdf(view, issuer));
   return { pages: pages.map(flattened), text: flattened(text) };
-}
-
-/** Asserts that each text occurs in `text`, and in this order. */
-function expectInOrder(text: string, parts: string[]): void {
-  let from = 0;
-  for (const part of parts) {
-    const at = text.indexOf(part, from);
-    expect({ part, found: at >= 0 }).toEqual({ part, found: true });
-    from = at + part.length;
-  }
 }
 
 describe('renderDocumentPdf', () => {
