@@ -1,3 +1,5 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
@@ -8,34 +10,57 @@ const MYSQL_DEADLOCK = 'ER_LOCK_DEADLOCK';
 const MAX_DEADLOCK_RETRIES = 3;
 
 /**
- * The one way the services reach the database. On MySQL/MariaDB every unit of work is a
- * transaction and concurrency is left to InnoDB (row locks, unique indexes), with a retry when
- * InnoDB picks the unit as a deadlock victim. SQLite has a single connection that cannot hold
- * two transactions, so there every unit of work waits its turn in one queue.
+ * The one way services reach the database, and the only place a transaction begins.
+ *
+ * Services open units of work (`transaction`, `read`); repositories take `manager`, which is
+ * the open transaction's when there is one (carried by nestjs-cls, so nobody hands an
+ * EntityManager around) and the plain connection pool otherwise. A unit of work begun inside
+ * another joins it.
+ *
+ * On MySQL/MariaDB concurrency is left to InnoDB (row locks, unique indexes), with a retry when
+ * InnoDB picks a transaction as a deadlock victim. SQLite has one connection, which cannot hold
+ * two transactions and would show one request another's uncommitted writes, so there every
+ * unit of work, reads included, waits its turn in one queue.
  */
 @Injectable()
 export class Database {
   readonly dialect: Dialect;
   private readonly queue: Mutex | null;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly host: TransactionHost<TransactionalAdapterTypeOrm>,
+  ) {
     this.dialect = dialectOf(dataSource.options);
     this.queue = this.dialect === 'sqlite' ? new Mutex() : null;
   }
 
-  /** Reads that must agree with each other (a record and its children) see one snapshot. */
-  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.transaction(work);
+  /** The open transaction's manager, or the pool's outside one. For repositories. */
+  get manager(): EntityManager {
+    return this.host.tx;
   }
 
-  /** Writes that must agree happen together or not at all. */
+  get inTransaction(): boolean {
+    return this.host.isTransactionActive();
+  }
+
+  /**
+   * Reads without a transaction: each statement sees committed data, so a read whose parts
+   * must agree (a document and its lines) is written as one statement. No BEGIN, no COMMIT.
+   */
+  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.queue === null || this.inTransaction) return work(this.manager);
+    return this.queue.runExclusive(() => work(this.manager));
+  }
+
+  /** Writes that must agree happen together or not at all. Inside a transaction, joins it. */
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.queue) {
-      return this.queue.runExclusive(() => this.dataSource.transaction(work));
-    }
+    if (this.inTransaction) return work(this.manager);
+    const run = () => this.host.withTransaction(() => work(this.manager));
+    if (this.queue) return this.queue.runExclusive(run);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.dataSource.transaction(work);
+        return await run();
       } catch (error) {
         if (attempt >= MAX_DEADLOCK_RETRIES || !isDeadlock(error)) throw error;
       }
