@@ -1,6 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
-import { ClientsModule } from './clients/clients.module';
+import { ClientsApiModule } from './clients/clients-api.module';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { CommonModule } from './common/common.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -19,7 +19,7 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 
-const API_MODULES = [ClientsModule, InvoicesModule, EstimatesModule, ExpensesModule];
+const API_MODULES = [ClientsApiModule, InvoicesModule, EstimatesModule, ExpensesModule];
 
 @Module({
   imports: [

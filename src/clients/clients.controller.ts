@@ -3,6 +3,7 @@ import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
+import { ClientOverviewService } from './client-overview.service';
 import { ClientsService } from './clients.service';
 import {
   ClientListResponseDto,
@@ -18,7 +19,10 @@ const NOT_FOUND = 'No live client with this id';
 @ApiResource('clients')
 @Controller('client')
 export class ClientsController {
-  constructor(private readonly clients: ClientsService) {}
+  constructor(
+    private readonly clients: ClientsService,
+    private readonly overview: ClientOverviewService,
+  ) {}
 
   @Get('all')
   @ApiEndpoint({
@@ -52,7 +56,7 @@ export class ClientsController {
     errors: { 404: NOT_FOUND },
   })
   get(@Param('id', ParseIdPipe) id: number): Promise<ClientReadResponseDto> {
-    return this.clients.get(id);
+    return this.overview.get(id);
   }
 
   @Put(':id')

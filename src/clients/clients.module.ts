@@ -1,15 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClientsController } from './clients.controller';
+import { ClientsRepository } from './clients.repository';
 import { ClientsService } from './clients.service';
-import { EstimatesModule } from '../estimates/estimates.module';
-import { InvoicesModule } from '../invoices/invoices.module';
 import { Client } from './entities/client.entity';
 
+/** Clients and their rules; invoices and estimates ask it for the client of a document. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Client]), InvoicesModule, EstimatesModule],
-  controllers: [ClientsController],
-  providers: [ClientsService],
+  imports: [TypeOrmModule.forFeature([Client])],
+  providers: [ClientsRepository, ClientsService],
   exports: [ClientsService],
 })
 export class ClientsModule {}

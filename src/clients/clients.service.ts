@@ -1,57 +1,64 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
-import { contains, requestedPage } from '../common/list-query.dto';
-import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
-import { findList } from '../database/find-list';
-import { EstimatesService } from '../estimates/estimates.service';
-import { InvoicesService } from '../invoices/invoices.service';
+import { listResponse } from '../database/find-list';
+import { ClientsRepository } from './clients.repository';
 import { toDetail, toListItem } from './clients.mapper';
-import { ClientWriteResponseDto } from './dto/client-response.dto';
+import { ClientDto, ClientWriteResponseDto } from './dto/client-response.dto';
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsDto } from './dto/list-clients.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
-import { Client } from './entities/client.entity';
+
+/** What a document copies from its client. */
+export interface DocumentClient {
+  id: number;
+  names: string;
+  phone: string;
+  address: string;
+}
 
 @Injectable()
 export class ClientsService {
   constructor(
     private readonly database: Database,
+    private readonly clients: ClientsRepository,
     private readonly clock: Clock,
-    private readonly invoices: InvoicesService,
-    private readonly estimates: EstimatesService,
   ) {}
 
   list(query: ListClientsDto) {
-    const where =
-      query.q === undefined || query.q === ''
-        ? LIVE
-        : [
-            { names: contains(query.q), ...LIVE },
-            { email: contains(query.q), ...LIVE },
-          ];
-    return this.database.read(async (manager) => {
-      const { rows, meta } = await findList(manager, Client, where, requestedPage(query));
-      return { data: rows.map(toListItem), ...(meta && { meta }) };
-    });
+    return this.database.read(async () =>
+      listResponse(await this.clients.list(query.q, query), toListItem),
+    );
   }
 
-  /** The client with its live invoices and estimates: three queries. */
-  get(id: number) {
-    return this.database.read(async (manager) => {
-      const client = await findLiveClient(manager, id);
-      const invoices = await this.invoices.listForClient(manager, client.id);
-      const estimates = await this.estimates.listForClient(manager, client.id);
-      return { data: [toDetail(client)], invoices, estimates };
+  /** One live client, or 404. */
+  get(id: number): Promise<ClientDto> {
+    return this.database.read(async () => toDetail(await this.liveClient(id)));
+  }
+
+  /**
+   * The client a document is being written for, held with a shared row lock until the
+   * caller's transaction ends, so it cannot be archived under the new document. A document
+   * that keeps the client it has may keep an archived one (`allowArchived`). Null when there
+   * is no such client. Only inside a transaction.
+   */
+  async holdForDocument(
+    id: number,
+    options: { allowArchived: boolean },
+  ): Promise<DocumentClient | null> {
+    const client = await this.clients.findOne(id, {
+      lock: 'share',
+      includeArchived: options.allowArchived,
     });
+    if (!client) return null;
+    return { id: client.id, names: client.names, phone: client.phone, address: client.address };
   }
 
   create(input: CreateClientDto): Promise<ClientWriteResponseDto> {
-    return this.database.transaction(async (manager) => {
+    return this.database.transaction(async () => {
       const now = this.clock.now();
-      const client = manager.create(Client, {
+      const client = this.clients.create({
         names: input.names,
         email: input.email ?? '',
         phone: input.phone ?? '',
@@ -60,14 +67,14 @@ export class ClientsService {
         updatedAt: now,
         deletedAt: null,
       });
-      await manager.insert(Client, client);
+      await this.clients.insert(client);
       return { data: [toDetail(client)] };
     });
   }
 
   update(id: number, input: UpdateClientDto): Promise<ClientWriteResponseDto> {
-    return this.database.transaction(async (manager) => {
-      const client = await findLiveClient(manager, id, this.database.lockForUpdate);
+    return this.database.transaction(async () => {
+      const client = await this.liveClient(id, true);
       const changes = {
         names: input.names,
         email: input.email ?? client.email,
@@ -75,27 +82,24 @@ export class ClientsService {
         address: input.address ?? client.address,
         updatedAt: this.clock.now(),
       };
-      await manager.update(Client, id, changes);
+      await this.clients.update(id, changes);
       return { data: [toDetail(Object.assign(client, changes))] };
     });
   }
 
+  /** DELETE: the row stays, marked archived; its documents stay with it. */
   archive(id: number): Promise<{ id: string }> {
-    return this.database.transaction(async (manager) => {
-      const client = await findLiveClient(manager, id, this.database.lockForUpdate);
-      await manager.update(Client, client.id, { deletedAt: this.clock.now() });
+    return this.database.transaction(async () => {
+      const client = await this.liveClient(id, true);
+      await this.clients.update(client.id, { deletedAt: this.clock.now() });
       return { id: String(client.id) };
     });
   }
-}
 
-/** A live (not archived) client, or 404. */
-export async function findLiveClient(
-  manager: EntityManager,
-  id: number,
-  lock?: { mode: 'pessimistic_write' },
-): Promise<Client> {
-  const client = await manager.findOne(Client, { where: { id, ...LIVE }, lock });
-  if (!client) throw DomainException.notFound('Client', String(id));
-  return client;
+  /** A live client, or 404; `forUpdate` holds its row until the transaction ends. */
+  private async liveClient(id: number, forUpdate = false) {
+    const client = await this.clients.findOne(id, { lock: forUpdate ? 'update' : undefined });
+    if (!client) throw DomainException.notFound('Client', String(id));
+    return client;
+  }
 }

@@ -2,7 +2,7 @@ import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainErrorCode, DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
-import { Page } from '../common/list-query.dto';
+import { ListQueryDto } from '../common/list-query.dto';
 import { Decimal } from '../common/money/decimal';
 import { LIVE } from '../database/columns';
 import { Database, isUniqueViolation } from '../database/database';
@@ -76,8 +76,8 @@ export class DocumentStore<
   }
 
   /** Live documents in id order, filtered, all or one page (see findList). */
-  listLive(manager: EntityManager, filter: FindOptionsWhere<D> = {}, page: Page | null = null) {
-    return findList(manager, this.kind.document, { ...filter, ...LIVE }, page);
+  listLive(manager: EntityManager, filter: FindOptionsWhere<D> = {}, query: ListQueryDto = {}) {
+    return findList(manager, this.kind.document, { ...filter, ...LIVE }, query);
   }
 
   lines(manager: EntityManager, documentId: number): Promise<L[]> {

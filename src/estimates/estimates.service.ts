@@ -2,7 +2,6 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
-import { requestedPage } from '../common/list-query.dto';
 import { generateShortCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -56,15 +55,17 @@ export class EstimatesService {
       accepted: query.accepted === undefined ? undefined : query.accepted === 'True',
     };
     return this.database.read(async (manager) => {
-      const { rows, meta } = await this.store.listLive(manager, filter, requestedPage(query));
+      const { rows, meta } = await this.store.listLive(manager, filter, query);
       return { data: rows.map(toListItem), ...(meta && { meta }) };
     });
   }
 
   /** The client's live estimates, for `GET /client/{id}`: one query. */
-  async listForClient(manager: EntityManager, clientId: number) {
-    const { rows } = await this.store.listLive(manager, { clientId });
-    return rows.map(toClientListItem);
+  listForClient(clientId: number) {
+    return this.database.read(async (manager) => {
+      const { rows } = await this.store.listLive(manager, { clientId });
+      return rows.map(toClientListItem);
+    });
   }
 
   /** Three queries whatever the estimate holds: the estimate, its lines, its sends. */

@@ -1,52 +1,47 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
-import { dateRange, requestedPage } from '../common/list-query.dto';
+import { dateRange } from '../common/list-query.dto';
 import { generateShortCode } from '../common/short-code';
-import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
-import { findList } from '../database/find-list';
+import { listResponse } from '../database/find-list';
 import { categorizeExpense } from './domain/expense-category';
 import { CreateExpenseDto } from './dto/create-expense.dto';
 import { ExpenseResponseDto } from './dto/expense-response.dto';
 import { ListExpensesDto } from './dto/list-expenses.dto';
 import { UpdateExpenseDto } from './dto/update-expense.dto';
 import { Expense } from './entities/expense.entity';
+import { ExpensesRepository } from './expenses.repository';
 import { toOutput } from './expenses.mapper';
 
 @Injectable()
 export class ExpensesService {
   constructor(
     private readonly database: Database,
+    private readonly expenses: ExpensesRepository,
     private readonly clock: Clock,
   ) {}
 
   list(query: ListExpensesDto) {
-    const where: FindOptionsWhere<Expense> = {
-      ...LIVE,
+    const filter = {
       category: query.category,
       currency: query.currency,
       issuedDate: dateRange(query.from, query.to),
     };
-    return this.database.read(async (manager) => {
-      const { rows, meta } = await findList(manager, Expense, where, requestedPage(query));
-      return { data: rows.map(toOutput), ...(meta && { meta }) };
-    });
+    return this.database.read(async () =>
+      listResponse(await this.expenses.list(filter, query), toOutput),
+    );
   }
 
   get(id: number): Promise<ExpenseResponseDto> {
-    return this.database.read(async (manager) => {
-      const expense = await findLiveExpense(manager, id);
-      return { expense: [toOutput(expense)] };
-    });
+    return this.database.read(async () => ({ expense: [toOutput(await this.liveExpense(id))] }));
   }
 
   create(input: CreateExpenseDto): Promise<ExpenseResponseDto> {
-    return this.database.transaction(async (manager) => {
+    return this.database.transaction(async () => {
       const now = this.clock.now();
       const vendor = input.vendor ?? '';
-      const expense = manager.create(Expense, {
+      const expense = this.expenses.create({
         shortCode: generateShortCode(),
         category: categorizeExpense(input.description, vendor),
         description: input.description,
@@ -58,14 +53,14 @@ export class ExpensesService {
         updatedAt: now,
         deletedAt: null,
       });
-      await manager.insert(Expense, expense);
+      await this.expenses.insert(expense);
       return { expense: [toOutput(expense)] };
     });
   }
 
   update(id: number, input: UpdateExpenseDto): Promise<ExpenseResponseDto> {
-    return this.database.transaction(async (manager) => {
-      const expense = await findLiveExpense(manager, id, this.database.lockForUpdate);
+    return this.database.transaction(async () => {
+      const expense = await this.liveExpense(id, true);
       const vendor = input.vendor ?? expense.vendor;
       const changes = {
         description: input.description,
@@ -76,26 +71,24 @@ export class ExpensesService {
         issuedDate: input.issue_date,
         updatedAt: this.clock.now(),
       };
-      await manager.update(Expense, id, changes);
+      await this.expenses.update(id, changes);
       return { expense: [toOutput(Object.assign(expense, changes))] };
     });
   }
 
+  /** DELETE: the row stays, marked archived. */
   archive(id: number): Promise<{ id: string }> {
-    return this.database.transaction(async (manager) => {
-      const expense = await findLiveExpense(manager, id, this.database.lockForUpdate);
-      await manager.update(Expense, expense.id, { deletedAt: this.clock.now() });
+    return this.database.transaction(async () => {
+      const expense = await this.liveExpense(id, true);
+      await this.expenses.update(expense.id, { deletedAt: this.clock.now() });
       return { id: String(expense.id) };
     });
   }
-}
 
-async function findLiveExpense(
-  manager: EntityManager,
-  id: number,
-  lock?: { mode: 'pessimistic_write' },
-): Promise<Expense> {
-  const expense = await manager.findOne(Expense, { where: { id, ...LIVE }, lock });
-  if (!expense) throw DomainException.notFound('Expense', String(id));
-  return expense;
+  /** A live expense, or 404; `forUpdate` holds its row until the transaction ends. */
+  private async liveExpense(id: number, forUpdate = false): Promise<Expense> {
+    const expense = await this.expenses.findLive(id, { forUpdate });
+    if (!expense) throw DomainException.notFound('Expense', String(id));
+    return expense;
+  }
 }

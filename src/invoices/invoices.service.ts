@@ -2,7 +2,7 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
-import { dateRange, requestedPage } from '../common/list-query.dto';
+import { dateRange } from '../common/list-query.dto';
 import { minorUnits } from '../common/money/currency';
 import { ZERO } from '../common/money/decimal';
 import { formatMoney, hasAtMostPlaces } from '../common/money/money';
@@ -72,15 +72,17 @@ export class InvoicesService {
       issueDate: dateRange(query.from, query.to),
     };
     return this.database.read(async (manager) => {
-      const { rows, meta } = await this.store.listLive(manager, filter, requestedPage(query));
+      const { rows, meta } = await this.store.listLive(manager, filter, query);
       return { data: rows.map(toListItem), ...(meta && { meta }) };
     });
   }
 
   /** The client's live invoices, for `GET /client/{id}`: one query. */
-  async listForClient(manager: EntityManager, clientId: number) {
-    const { rows } = await this.store.listLive(manager, { clientId });
-    return rows.map(toListItem);
+  listForClient(clientId: number) {
+    return this.database.read(async (manager) => {
+      const { rows } = await this.store.listLive(manager, { clientId });
+      return rows.map(toListItem);
+    });
   }
 
   /** Four queries whatever the invoice holds: the invoice, its lines, payments and sends. */
