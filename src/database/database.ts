@@ -3,6 +3,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { Dialect, dialectOf } from './data-source-options';
 
@@ -26,6 +27,8 @@ const MAX_DEADLOCK_RETRIES = 3;
 export class Database {
   readonly dialect: Dialect;
   private readonly queue: Mutex | null;
+  /** Set while a unit of work holds the SQLite queue, so work nested in it does not wait on itself. */
+  private readonly holdingQueue = new AsyncLocalStorage<true>();
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -49,15 +52,15 @@ export class Database {
    * must agree (a document and its lines) is written as one statement. No BEGIN, no COMMIT.
    */
   read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.queue === null || this.inTransaction) return work(this.manager);
-    return this.queue.runExclusive(() => work(this.manager));
+    if (this.inTransaction) return work(this.manager);
+    return this.inQueue(() => work(this.manager));
   }
 
   /** Writes that must agree happen together or not at all. Inside a transaction, joins it. */
   async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.inTransaction) return work(this.manager);
     const run = () => this.host.withTransaction(() => work(this.manager));
-    if (this.queue) return this.queue.runExclusive(run);
+    if (this.queue) return this.inQueue(run);
     for (let attempt = 1; ; attempt++) {
       try {
         return await run();
@@ -65,6 +68,12 @@ export class Database {
         if (attempt >= MAX_DEADLOCK_RETRIES || !isDeadlock(error)) throw error;
       }
     }
+  }
+
+  /** SQLite: waits for the queue, unless this async context already holds it. */
+  private inQueue<T>(work: () => Promise<T>): Promise<T> {
+    if (this.queue === null || this.holdingQueue.getStore()) return work();
+    return this.queue.runExclusive(() => this.holdingQueue.run(true, work));
   }
 
   /** Lock mode for "read this row, then change it": a row lock where the database has them. */
