@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
+import { ListAnswer } from '../database/find-list';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { ClientOverviewService } from './client-overview.service';
 import { ClientsService } from './clients.service';
@@ -32,7 +33,7 @@ export class ClientsController {
     success: ClientListResponseDto,
     errors: { 422: 'A malformed filter or page' },
   })
-  list(@RequestInput() query: ListClientsDto): Promise<ClientListResponseDto> {
+  list(@RequestInput() query: ListClientsDto): Promise<ListAnswer<ClientListResponseDto>> {
     return this.clients.list(query);
   }
 

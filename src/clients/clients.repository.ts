@@ -32,7 +32,7 @@ export class ClientsRepository {
             { names: contains(search), ...LIVE },
             { email: contains(search), ...LIVE },
           ];
-    return findList(this.database.manager, Client, where, query);
+    return findList(this.database, Client, where, query);
   }
 
   /** Inserts the row; its id is set on it. */

@@ -26,10 +26,8 @@ export class ClientsService {
     private readonly clock: Clock,
   ) {}
 
-  list(query: ListClientsDto) {
-    return this.database.read(async () =>
-      listResponse(await this.clients.list(query.q, query), toListItem),
-    );
+  async list(query: ListClientsDto) {
+    return listResponse(await this.clients.list(query.q, query), toListItem);
   }
 
   /** One live client, or 404. */

@@ -39,7 +39,7 @@ export function Trim(): PropertyDecorator {
 }
 
 /** Ids are auto-increment integers in an unsigned INT column: none is larger. */
-const MAX_ID = 4_294_967_295;
+export const MAX_ID = 4_294_967_295;
 const ID_DIGITS = /^[0-9]+$/;
 
 /** Text that has the shape of an id: ASCII digits, at least one, any number of them. */

@@ -1,6 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DomainException } from './domain.exception';
+import { IsIdInput, MAX_ID, parseId } from './input-rules';
 import { Between, FindOperator, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
 
 export const MAX_PER_PAGE = 500;
@@ -44,6 +46,17 @@ export class ListQueryDto {
   @Max(MAX_PER_PAGE)
   @IsInt({ message: `per_page must be a whole number from 1 to ${MAX_PER_PAGE}` })
   per_page?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    pattern: '^[0-9]+$',
+    example: '1050',
+    description:
+      'Keyset paging: the records after this id (the `next_after` of the previous page; 0 for the first); adds meta. Not with page',
+  })
+  @IsOptional()
+  @IsIdInput('after must be an id: digits only')
+  after?: string;
 }
 
 export interface Page {
@@ -51,10 +64,33 @@ export interface Page {
   per_page: number;
 }
 
-/** The page asked for, or null when the caller wants the whole list. */
-export function requestedPage(query: ListQueryDto): Page | null {
-  if (query.page === undefined && query.per_page === undefined) return null;
-  return { page: query.page ?? 1, per_page: query.per_page ?? DEFAULT_PER_PAGE };
+/**
+ * What a list request asks for: every record (streamed), one numbered page (with the total),
+ * or the records after an id (keyset paging: as fast on the last page as on the first).
+ */
+export type ListRequest =
+  { kind: 'all' } | ({ kind: 'page' } & Page) | { kind: 'after'; after: number; per_page: number };
+
+/** The list request a query makes; `after` with `page` is refused (422). */
+export function listRequest(query: ListQueryDto): ListRequest {
+  if (query.after !== undefined) {
+    if (query.page !== undefined) {
+      throw DomainException.invalidField('after', 'after cannot be used together with page');
+    }
+    return {
+      kind: 'after',
+      after: cursorId(query.after),
+      per_page: query.per_page ?? DEFAULT_PER_PAGE,
+    };
+  }
+  if (query.page === undefined && query.per_page === undefined) return { kind: 'all' };
+  return { kind: 'page', page: query.page ?? 1, per_page: query.per_page ?? DEFAULT_PER_PAGE };
+}
+
+/** `after` is an id under the id rule; 0 (or zeros) starts from the beginning. */
+function cursorId(text: string): number {
+  if (/^0+$/.test(text)) return 0;
+  return parseId(text) ?? MAX_ID;
 }
 
 /** A date range filter (`from`, `to`, both inclusive) on a date column. */

@@ -1,48 +1,121 @@
-import { EntityManager, EntityTarget, FindOptionsOrder, FindOptionsWhere } from 'typeorm';
-import { ListQueryDto, requestedPage } from '../common/list-query.dto';
+import { EntityTarget, FindOptionsOrder, FindOptionsWhere, MoreThan } from 'typeorm';
+import { ListQueryDto, listRequest } from '../common/list-query.dto';
 import { ArchivableRecord } from './archivable-record';
+import { Database } from './database';
 
+/** Rows a whole list reads per statement: bounded memory, few round trips. */
+export const LIST_BATCH_SIZE = 1000;
+
+/** Where a numbered page sits. */
 export interface PageMeta {
   page: number;
   per_page: number;
   total: number;
 }
 
-/** Rows of a list and, for a page, where it sits. */
-export interface ListResult<T> {
-  rows: T[];
-  meta?: PageMeta;
-}
-
-/** A list as the API answers it: `data`, and `meta` for a page. */
-export interface ListResponse<O> {
-  data: O[];
-  meta?: PageMeta;
+/** Keyset paging: `next_after` fetches the next page, null on the last one. */
+export interface CursorMeta {
+  per_page: number;
+  next_after: string | null;
 }
 
 /**
- * A list in id order (oldest first): every matching row in one query, or the page the query
- * asks for with the total count (two queries).
+ * A whole list, read in id-ordered batches as it is written out, so neither the rows nor the
+ * answer are ever all in memory. The first batch is read before the answer starts, so a failure
+ * there still answers an error; a failure later cuts the answer short (the connection closes).
+ */
+export class StreamedList<T> {
+  constructor(
+    readonly first: T[],
+    readonly rest: () => AsyncIterable<T[]>,
+  ) {}
+
+  map<O>(convert: (row: T) => O): StreamedList<O> {
+    const rest = this.rest;
+    return new StreamedList(this.first.map(convert), async function* () {
+      for await (const batch of rest()) yield batch.map(convert);
+    });
+  }
+}
+
+/** A list read: one page of rows and its meta, or the whole list streamed. */
+export type ListResult<T> = { rows: T[]; meta: PageMeta | CursorMeta } | StreamedList<T>;
+
+/** A list as the API answers it: `data` (and `meta` for a page), or the stream of a whole list. */
+export type ListAnswer<R extends { data: unknown[] }> = R | StreamedList<R['data'][number]>;
+
+/**
+ * A list in id order (oldest first) as the query asks: the whole list streamed in batches, one
+ * numbered page with the total count (two statements), or the page after an id (one statement,
+ * the same cost however deep). Each statement runs as a read of its own.
  */
 export async function findList<T extends ArchivableRecord>(
-  manager: EntityManager,
+  database: Database,
   entity: EntityTarget<T>,
   where: FindOptionsWhere<T> | FindOptionsWhere<T>[],
   query: ListQueryDto,
 ): Promise<ListResult<T>> {
   const order = { id: 'ASC' } as FindOptionsOrder<T>;
-  const page = requestedPage(query);
-  if (page === null) return { rows: await manager.find(entity, { where, order }) };
-  const [rows, total] = await manager.findAndCount(entity, {
-    where,
-    order,
-    skip: (page.page - 1) * page.per_page,
-    take: page.per_page,
+  const after = (id: number) =>
+    (Array.isArray(where) ? where : [where]).map((condition) => ({
+      ...condition,
+      id: MoreThan(id),
+    })) as FindOptionsWhere<T>[];
+  const request = listRequest(query);
+
+  if (request.kind === 'page') {
+    const [rows, total] = await database.read((manager) =>
+      manager.findAndCount(entity, {
+        where,
+        order,
+        skip: (request.page - 1) * request.per_page,
+        take: request.per_page,
+      }),
+    );
+    return { rows, meta: { page: request.page, per_page: request.per_page, total } };
+  }
+
+  if (request.kind === 'after') {
+    // One row more than the page tells whether another page follows.
+    const found = await database.read((manager) =>
+      manager.find(entity, { where: after(request.after), order, take: request.per_page + 1 }),
+    );
+    const rows = found.slice(0, request.per_page);
+    const more = found.length > request.per_page;
+    const next_after = more ? String(rows[rows.length - 1].id) : null;
+    return { rows, meta: { per_page: request.per_page, next_after } };
+  }
+
+  const batchAfter = (id: number) =>
+    database.read((manager) =>
+      manager.find(entity, { where: after(id), order, take: LIST_BATCH_SIZE }),
+    );
+  const first = await batchAfter(0);
+  return new StreamedList(first, async function* () {
+    let batch = first;
+    while (batch.length === LIST_BATCH_SIZE) {
+      batch = await batchAfter(batch[batch.length - 1].id);
+      if (batch.length > 0) yield batch;
+    }
   });
-  return { rows, meta: { ...page, total } };
 }
 
-/** Maps each row to its output shape: the one place a list result becomes a response. */
-export function listResponse<T, O>(result: ListResult<T>, map: (row: T) => O): ListResponse<O> {
-  return { data: result.rows.map(map), ...(result.meta && { meta: result.meta }) };
+/** Every matching row in id order, in one statement: for short lists read inline (a client's documents). */
+export function findAll<T extends ArchivableRecord>(
+  database: Database,
+  entity: EntityTarget<T>,
+  where: FindOptionsWhere<T>,
+): Promise<T[]> {
+  return database.read((manager) =>
+    manager.find(entity, { where, order: { id: 'ASC' } as FindOptionsOrder<T> }),
+  );
+}
+
+/** Maps each row to its output shape: the one place a list read becomes an answer. */
+export function listResponse<T, O>(
+  result: ListResult<T>,
+  map: (row: T) => O,
+): StreamedList<O> | { data: O[]; meta: PageMeta | CursorMeta } {
+  if (result instanceof StreamedList) return result.map(map);
+  return { data: result.rows.map(map), meta: result.meta };
 }

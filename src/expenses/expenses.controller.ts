@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
+import { ListAnswer } from '../database/find-list';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { CreateExpenseDto } from './dto/create-expense.dto';
 import { ExpenseListResponseDto, ExpenseResponseDto } from './dto/expense-response.dto';
@@ -24,7 +25,7 @@ export class ExpensesController {
     success: ExpenseListResponseDto,
     errors: { 422: 'A malformed filter or page' },
   })
-  list(@RequestInput() query: ListExpensesDto): Promise<ExpenseListResponseDto> {
+  list(@RequestInput() query: ListExpensesDto): Promise<ListAnswer<ExpenseListResponseDto>> {
     return this.expenses.list(query);
   }
 

@@ -21,7 +21,7 @@ export class ExpensesRepository {
 
   /** Live expenses matching the filter, all or a page. */
   list(filter: FindOptionsWhere<Expense>, query: ListQueryDto): Promise<ListResult<Expense>> {
-    return findList(this.database.manager, Expense, { ...filter, ...LIVE }, query);
+    return findList(this.database, Expense, { ...filter, ...LIVE }, query);
   }
 
   create(fields: Omit<Expense, 'id'>): Expense {

@@ -22,15 +22,13 @@ export class ExpensesService {
     private readonly clock: Clock,
   ) {}
 
-  list(query: ListExpensesDto) {
+  async list(query: ListExpensesDto) {
     const filter = {
       category: query.category,
       currency: query.currency,
       issuedDate: dateRange(query.from, query.to),
     };
-    return this.database.read(async () =>
-      listResponse(await this.expenses.list(filter, query), toOutput),
-    );
+    return listResponse(await this.expenses.list(filter, query), toOutput);
   }
 
   get(id: number): Promise<ExpenseResponseDto> {

@@ -12,7 +12,7 @@ const DESCRIPTION = `Clients, invoices, estimates and expenses. Every operation 
 - **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a payment's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
 - **Ids** are strings of digits; dates \`YYYY-MM-DD\`; timestamps UTC \`YYYY-MM-DD HH:MM:SS\`. An optional text never given is \`""\`, never null.
 - **API key**: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`. A read-only key may call the GET operations that change nothing (403 otherwise).
-- **Lists** answer every live record, oldest first; \`page\` or \`per_page\` select one page and add \`meta\`.`;
+- **Lists** answer every live record, oldest first, streamed as they are read; \`page\` or \`per_page\` select one numbered page and add \`meta\` with the total; \`after\` (an id, 0 for the start) selects the page after that id and adds \`meta.next_after\` for the next one, as fast at the end of a long list as at its start.`;
 
 /** The tags, in the order the page lists them. */
 const TAGS: Array<[string, string]> = [

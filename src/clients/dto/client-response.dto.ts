@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EstimateWithTimestampsDto } from '../../estimates/dto/estimate-response.dto';
-import { PageMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
 import { InvoiceWithTimestampsDto } from '../../invoices/dto/invoice-response.dto';
 import {
   IdProperty,
@@ -41,7 +41,7 @@ export class ClientListResponseDto {
   data: ClientListItemDto[];
 
   @PageMetaProperty()
-  meta?: PageMetaDto;
+  meta?: ListMetaDto;
 }
 
 /** `GET /client/{id}`: the client with its live invoices and estimates. */

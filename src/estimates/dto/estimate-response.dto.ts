@@ -10,7 +10,7 @@ import {
   LineItemWithAmountDto,
 } from '../../documents/dto/line-item-response.dto';
 import { SendLogEntryDto } from '../../documents/dto/send-log-entry-response.dto';
-import { PageMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
 import {
   EnumProperty,
   IdProperty,
@@ -59,7 +59,7 @@ export class EstimateListResponseDto {
   data: EstimateDto[];
 
   @PageMetaProperty()
-  meta?: PageMetaDto;
+  meta?: ListMetaDto;
 }
 
 /** `GET /estimate/{id}`. */

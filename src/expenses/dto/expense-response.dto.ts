@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PageMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
 import {
   CurrencyProperty,
   DateProperty,
@@ -51,7 +51,7 @@ export class ExpenseListResponseDto {
   data: ExpenseDto[];
 
   @PageMetaProperty()
-  meta?: PageMetaDto;
+  meta?: ListMetaDto;
 }
 
 /** `GET /expense/{id}`, `POST /expense/add`, `PUT /expense/{id}`. */

@@ -11,7 +11,7 @@ import {
   LineItemWithAmountDto,
 } from '../../documents/dto/line-item-response.dto';
 import { SendLogEntryDto } from '../../documents/dto/send-log-entry-response.dto';
-import { PageMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
 import {
   DateProperty,
   EnumProperty,
@@ -93,7 +93,7 @@ export class InvoiceListResponseDto {
   data: InvoiceWithTimestampsDto[];
 
   @PageMetaProperty()
-  meta?: PageMetaDto;
+  meta?: ListMetaDto;
 }
 
 /** `GET /invoice/{id}`. */
