@@ -2,6 +2,7 @@ import { ClientsAndExpenses1763800000000 } from './1763800000000-clients-and-exp
 import { Invoices1763900000000 } from './1763900000000-invoices';
 import { Estimates1764000000000 } from './1764000000000-estimates';
 import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
+import { DocumentNumberLookup1764200000000 } from './1764200000000-document-number-lookup';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MYSQL_MIGRATIONS = [
   Invoices1763900000000,
   Estimates1764000000000,
   DocumentOutbox1764100000000,
+  DocumentNumberLookup1764200000000,
 ];
