@@ -1,0 +1,625 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { createConnection } from 'mysql2/promise';
+import { compareBodies } from './api-load/compare-bodies';
+import { LoadRequest, LoadResult, LoadTarget, runLoad } from './api-load/load-run';
+import {
+  lastPage,
+  Operation,
+  PER_PAGE,
+  readOperations,
+  writeOperations,
+} from './api-load/operations';
+import { ChildServer, killAllChildren, RssSampler } from './api-load/processes';
+import {
+  DialectReport,
+  markdownReport,
+  OperationReport,
+  summarise,
+  UnpagedListReport,
+} from './api-load/report';
+import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite } from './seed';
+
+/*
+ * Throughput and latency of the API under load, through HTTP only, against the built service
+ * (`node dist/main.js`) on a seeded MariaDB database and on a seeded SQLite file; on MariaDB
+ * the hottest operations are also measured against a hand-written node:http + mysql2 baseline
+ * (bench/raw-baseline.ts), alternately service, baseline, service, baseline.
+ *
+ *   npm run bench                                   # 10,000 invoices, both dialects
+ *   npm run bench -- --invoices 100000 --dialect mariadb --keep
+ *
+ * Options: --invoices N (10000), --dialect mariadb|sqlite|both (both), --duration S seconds per
+ * load run (5), --connections C (16), --keep (keep invoicing_bench_<N> for the next run),
+ * --reseed (seed it again even if it holds the seed). Writes bench/results/api-<dialect>-<N>.json.
+ */
+
+const ROOT = resolve(__dirname, '..');
+const MARIADB_SERVER = 'mysql://root@127.0.0.1:3306';
+const WARM_UP_SECONDS = 1;
+/** Above this many invoices the unpaged list is not requested: its body alone is ~70 MB. */
+const UNPAGED_LIST_LIMIT = 100_000;
+const UNPAGED_LIST_REQUESTS = 3;
+
+type Dialect = 'mariadb' | 'sqlite';
+
+interface Options {
+  invoices: number;
+  dialects: Dialect[];
+  duration: number;
+  connections: number;
+  keep: boolean;
+  reseed: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      invoices: { type: 'string', default: '10000' },
+      dialect: { type: 'string', default: 'both' },
+      duration: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '16' },
+      keep: { type: 'boolean', default: false },
+      reseed: { type: 'boolean', default: false },
+    },
+  });
+  const whole = (name: string, text: string, min: number, max: number): number => {
+    const value = /^\d+$/.test(text.replace(/_/g, '')) ? Number(text.replace(/_/g, '')) : NaN;
+    if (!(value >= min && value <= max)) {
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+  const dialects: Record<string, Dialect[]> = {
+    mariadb: ['mariadb'],
+    sqlite: ['sqlite'],
+    both: ['mariadb', 'sqlite'],
+  };
+  const dialect = dialects[values.dialect];
+  if (!dialect) throw new Error('--dialect must be mariadb, sqlite or both');
+  return {
+    invoices: whole('invoices', values.invoices, 100, 10_000_000),
+    dialects: dialect,
+    duration: whole('duration', values.duration, 1, 600),
+    connections: whole('connections', values.connections, 1, 1000),
+    keep: values.keep,
+    reseed: values.reseed,
+  };
+}
+
+const started = performance.now();
+
+function progress(message: string): void {
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+  process.stderr.write(`[api-bench +${clock}] ${message}\n`);
+}
+
+function loudWarning(message: string): void {
+  const bar = '!'.repeat(78);
+  process.stderr.write(`\n${bar}\n!! WARNING: ${message}\n${bar}\n\n`);
+}
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+async function call(target: LoadTarget, request: LoadRequest, timeoutMs = 30_000): Promise<Answer> {
+  const response = await fetch(`${target.baseUrl}${request.path}`, {
+    method: request.method,
+    headers: { ...target.headers, 'content-type': 'application/json' },
+    body: request.body,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+function describe(request: LoadRequest): string {
+  return `${request.method} ${request.path}${request.body ? ` ${request.body}` : ''}`;
+}
+
+/** Everything a run started, so an interruption can still clean up. */
+class RunState {
+  readonly servers = new Set<ChildServer>();
+  readonly warnings: string[] = [];
+  mariadbDatabase: string | null = null;
+  tempDir: string | null = null;
+
+  warn(message: string): void {
+    this.warnings.push(message);
+    loudWarning(message);
+  }
+}
+
+class DialectBench {
+  private readonly notes: string[] = [];
+  private readonly warnings: string[] = [];
+  private readonly plan: SeedPlan;
+  private service!: ChildServer;
+  private baseline: ChildServer | null = null;
+
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly options: Options,
+    private readonly state: RunState,
+    private readonly apiKey: string,
+    private readonly runId: string,
+    private readonly machine: Record<string, unknown>,
+  ) {
+    this.plan = new SeedPlan(options.invoices);
+  }
+
+  private get headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.apiKey}` };
+  }
+
+  private target(server: ChildServer): LoadTarget {
+    return { baseUrl: server.baseUrl, headers: this.headers };
+  }
+
+  private warn(message: string): void {
+    this.warnings.push(message);
+    this.state.warn(`${this.dialect}: ${message}`);
+  }
+
+  async run(): Promise<DialectReport> {
+    const seed = await this.seed();
+    // Other work on the machine shows in every figure: say how busy it was.
+    const load = loadavg()[0];
+    this.notes.push(
+      `1-minute load average when the service started: ${load.toFixed(2)} on ${cpus().length} CPUs.`,
+    );
+    if (load > 1) {
+      progress(
+        `${this.dialect}: note: load average ${load.toFixed(2)} before the runs: something else is busy`,
+      );
+    }
+    const tempDir = this.state.tempDir ?? tmpdir();
+    this.service = await this.start(
+      ChildServer.startService({
+        databaseUrl: this.databaseUrl,
+        apiKey: this.apiKey,
+        mailDir: join(tempDir, `mail-${this.dialect}`),
+      }),
+    );
+    const sampler = new RssSampler(this.service.pid);
+    await sampler.start();
+    progress(`${this.dialect}: service up (pid ${this.service.pid}) at ${this.service.baseUrl}`);
+    await this.checkSeed();
+    let baselineSampler: RssSampler | null = null;
+    if (this.dialect === 'mariadb') {
+      this.baseline = await this.start(
+        ChildServer.startBaseline({
+          databaseUrl: this.databaseUrl,
+          apiKey: this.apiKey,
+          workDir: join(this.state.tempDir ?? tmpdir(), 'baseline'),
+        }),
+      );
+      baselineSampler = new RssSampler(this.baseline.pid);
+      await baselineSampler.start();
+      progress(`${this.dialect}: raw baseline up at ${this.baseline.baseUrl}`);
+      await this.compareWithBaseline();
+    }
+    const keyset = await this.probeKeyset();
+    const operations: OperationReport[] = [];
+    for (const operation of readOperations(this.plan, keyset)) {
+      operations.push(await this.measure(operation));
+    }
+    if (!keyset) {
+      operations.push(
+        {
+          name: 'keyset, random',
+          request: 'GET /v1/invoice/all?after={random id}&per_page=50',
+          skipped: 'keyset paging not answered yet',
+        },
+        {
+          name: 'keyset, tail',
+          request: `GET /v1/invoice/all?after=${this.plan.invoices - PER_PAGE}&per_page=50`,
+          skipped: 'keyset paging not answered yet',
+        },
+      );
+    }
+    const unpagedList = await this.unpagedList(sampler);
+    for (const operation of writeOperations(this.plan, this.runId)) {
+      operations.push(await this.measure(operation));
+    }
+    const servicePeak = await sampler.stop();
+    const baselinePeak = baselineSampler ? await baselineSampler.stop() : undefined;
+    for (const server of [this.service, this.baseline]) {
+      if (server) {
+        await server.stop();
+        this.state.servers.delete(server);
+      }
+    }
+    return {
+      dialect: this.dialect,
+      invoices: this.plan.invoices,
+      seed,
+      operations,
+      unpagedList,
+      memory: { servicePeakRssMiB: servicePeak, baselinePeakRssMiB: baselinePeak },
+      notes: this.notes,
+      warnings: this.warnings,
+      machine: this.machine,
+      options: { ...this.options, warmUpSeconds: WARM_UP_SECONDS, perPage: PER_PAGE },
+    };
+  }
+
+  private async start(starting: Promise<ChildServer>): Promise<ChildServer> {
+    const server = await starting;
+    this.state.servers.add(server);
+    return server;
+  }
+
+  private get databaseName(): string {
+    return `invoicing_bench_${this.plan.invoices}`;
+  }
+
+  private get sqliteFile(): string {
+    return join(this.state.tempDir ?? tmpdir(), 'sqlite', 'bench.sqlite');
+  }
+
+  private get databaseUrl(): string {
+    return this.dialect === 'mariadb'
+      ? `mariadb://root@127.0.0.1:3306/${this.databaseName}`
+      : `sqlite:${this.sqliteFile}`;
+  }
+
+  private async seed(): Promise<SeedOutcome> {
+    const n = this.plan.invoices.toLocaleString('en');
+    progress(`${this.dialect}: seeding ${n} invoices…`);
+    let outcome: SeedOutcome;
+    if (this.dialect === 'mariadb') {
+      this.state.mariadbDatabase = this.databaseName;
+      outcome = await seedMariadb(MARIADB_SERVER, this.databaseName, this.plan, {
+        reseed: this.options.reseed,
+        progress,
+      });
+    } else {
+      await mkdir(join(this.state.tempDir ?? tmpdir(), 'sqlite'), { recursive: true });
+      outcome = await seedSqlite(this.sqliteFile, this.plan, progress);
+    }
+    progress(
+      `${this.dialect}: ${outcome.reused ? 'seed reused' : 'seeded'} in ${outcome.seconds.toFixed(1)} s`,
+    );
+    return outcome;
+  }
+
+  /** The seed as the API sees it: an invoice with 3 lines and 1 payment; N in the list. */
+  private async checkSeed(): Promise<void> {
+    const target = this.target(this.service);
+    const id = Math.floor(this.plan.invoices / 2) + 1;
+    const read = await call(target, { method: 'GET', path: `/v1/invoice/${id}` });
+    const detail = read.status === 200 ? (JSON.parse(read.text) as InvoiceDetailBody) : null;
+    if (!detail || detail.items.length !== 3 || detail.payments.length !== 1) {
+      throw new Error(
+        `seed check: GET /v1/invoice/${id} answered ${read.status} ${read.text.slice(0, 500)}`,
+      );
+    }
+    const first = await call(target, { method: 'GET', path: '/v1/invoice/1' });
+    const sent = first.status === 200 ? (JSON.parse(first.text) as InvoiceDetailBody) : null;
+    if (sent?.send_log.length !== 1 || sent.send_log[0].delivery !== 'sent') {
+      throw new Error(
+        `seed check: GET /v1/invoice/1 has no delivered send: ${first.text.slice(0, 500)}`,
+      );
+    }
+    const page = await call(target, {
+      method: 'GET',
+      path: `/v1/invoice/all?page=1&per_page=${PER_PAGE}`,
+    });
+    const total = page.status === 200 ? (JSON.parse(page.text) as ListBody).meta?.total : undefined;
+    if (total !== this.plan.invoices) {
+      throw new Error(
+        `seed check: the list's meta.total is ${total}, not ${this.plan.invoices}: ${page.text.slice(0, 300)}`,
+      );
+    }
+    progress(
+      `${this.dialect}: seed checked through the API (invoice ${id}: 3 lines, 1 payment; total ${total})`,
+    );
+  }
+
+  /** Same requests to both; the bodies must be the same JSON. */
+  private async compareWithBaseline(): Promise<void> {
+    if (!this.baseline) return;
+    const service = this.target(this.service);
+    const baseline = this.target(this.baseline);
+    const n = this.plan.invoices;
+    const paid = Math.floor(n / 3) + 1;
+    const payment: LoadRequest = {
+      method: 'POST',
+      path: '/v1/invoice/record-payment',
+      body: JSON.stringify({ id: String(paid), amount_paid: '0.01', payment_date: '2026-11-01' }),
+    };
+    const requests: LoadRequest[] = [
+      { method: 'GET', path: '/v1/invoice/1' },
+      { method: 'GET', path: `/v1/invoice/${n}` },
+      { method: 'GET', path: `/v1/invoice/all?page=1&per_page=${PER_PAGE}` },
+      {
+        method: 'GET',
+        path: `/v1/invoice/all?page=${Math.ceil(lastPage(this.plan) / 2)}&per_page=${PER_PAGE}`,
+      },
+      { method: 'GET', path: '/v1/invoice/all?page=2&per_page=7' },
+      payment,
+      payment,
+      // Both payments, each written by one side, read back by each.
+      { method: 'GET', path: `/v1/invoice/${paid}` },
+    ];
+    let differing = 0;
+    let textOnly = 0;
+    for (const request of requests) {
+      const fromService = await call(service, request);
+      const fromBaseline = await call(baseline, request);
+      if (fromService.status !== 200 || fromBaseline.status !== 200) {
+        differing++;
+        this.warn(
+          `baseline check: ${describe(request)} answered ${fromService.status} (service) and ${fromBaseline.status} (baseline): ${fromService.text.slice(0, 300)} | ${fromBaseline.text.slice(0, 300)}`,
+        );
+        continue;
+      }
+      const comparison = compareBodies(fromService.text, fromBaseline.text);
+      if (comparison.parsedDifference) {
+        differing++;
+        this.warn(
+          `the baseline's JSON differs from the service's for ${describe(request)}: ${comparison.parsedDifference}`,
+        );
+      } else if (comparison.textDifference) {
+        textOnly++;
+        this.warn(
+          `same parsed JSON but different text (key order or digits) for ${describe(request)}: ${comparison.textDifference}`,
+        );
+      }
+    }
+    if (differing === 0 && textOnly === 0) {
+      this.notes.push(
+        `The baseline answered byte-identical JSON to the service for ${requests.length} requests (invoice reads, pages, a payment and its read-back).`,
+      );
+      progress(
+        `${this.dialect}: baseline JSON identical to the service's (${requests.length} requests)`,
+      );
+    } else {
+      this.notes.push(
+        `The baseline's JSON differed from the service's for ${differing + textOnly} of ${requests.length} requests (${textOnly} in text only): see the warnings.`,
+      );
+    }
+  }
+
+  /** Keyset paging (`after`) is being added: measured once the service answers it. */
+  private async probeKeyset(): Promise<boolean> {
+    const after = this.plan.invoices - PER_PAGE;
+    const path = `/v1/invoice/all?after=${after}&per_page=${PER_PAGE}`;
+    const answer = await call(this.target(this.service), { method: 'GET', path });
+    if (answer.status === 422) {
+      this.notes.push(`Keyset paging skipped: GET ${path} answered 422 (not supported yet).`);
+      return false;
+    }
+    if (answer.status !== 200) {
+      this.warn(`keyset probe GET ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      return false;
+    }
+    const body = JSON.parse(answer.text) as ListBody;
+    if (!body.meta || !('next_after' in body.meta)) {
+      this.notes.push(
+        `Keyset paging skipped: GET ${path} answered 200 without meta.next_after (\`after\` is ignored; meta ${JSON.stringify(body.meta)}).`,
+      );
+      return false;
+    }
+    if (body.data[0]?.id !== String(after + 1) || body.data.length !== PER_PAGE) {
+      this.warn(
+        `keyset probe GET ${path}: expected ${PER_PAGE} invoices from ${after + 1}, got ${body.data.length} from ${body.data[0]?.id}`,
+      );
+    }
+    return true;
+  }
+
+  private async measure(operation: Operation): Promise<OperationReport> {
+    const load = { connections: this.options.connections, seconds: this.options.duration };
+    const sides: Array<['service' | 'baseline', ChildServer]> =
+      operation.againstBaseline && this.baseline
+        ? [
+            ['service', this.service],
+            ['baseline', this.baseline],
+          ]
+        : [['service', this.service]];
+    for (const [side, server] of sides) {
+      progress(`${this.dialect}: ${operation.name}: ${side} warm-up ${WARM_UP_SECONDS} s`);
+      const warmUp = await runLoad(this.target(server), operation.next, {
+        ...load,
+        seconds: WARM_UP_SECONDS,
+      });
+      this.checkRun(operation, side, 'warm-up', warmUp);
+    }
+    const runs: Record<'service' | 'baseline', LoadResult[]> = { service: [], baseline: [] };
+    const rounds = sides.length === 2 ? 2 : 1;
+    for (let round = 1; round <= rounds; round++) {
+      for (const [side, server] of sides) {
+        const result = await runLoad(this.target(server), operation.next, load);
+        this.checkRun(operation, side, `run ${round}`, result);
+        runs[side].push(result);
+        progress(
+          `${this.dialect}: ${operation.name}: ${side} run ${round} of ${rounds}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms`,
+        );
+      }
+    }
+    const service = summarise(runs.service);
+    const baseline = runs.baseline.length > 0 ? summarise(runs.baseline) : undefined;
+    return {
+      name: operation.name,
+      request: operation.request,
+      service,
+      baseline,
+      ratio: baseline ? service.requestsPerSecond / baseline.requestsPerSecond : undefined,
+    };
+  }
+
+  private checkRun(operation: Operation, side: string, label: string, result: LoadResult): void {
+    if (result.responses === 0 && result.errors === 0) {
+      this.warn(
+        `${operation.name} (${side}, ${label}): not one answer within the run: each request takes longer than that`,
+      );
+      return;
+    }
+    if (result.non2xx === 0 && result.errors === 0) return;
+    const failure = result.firstFailure;
+    this.warn(
+      `${operation.name} (${side}, ${label}): ${result.non2xx} non-2xx answers and ${result.errors} connection errors of ${result.responses}; status codes ${JSON.stringify(result.statusCodes)}` +
+        (failure
+          ? `; first: ${failure.status} for ${describe(failure.request)}: ${failure.body.slice(0, 500)}`
+          : ''),
+    );
+  }
+
+  /** Three sequential full lists (whole body read), with the service's memory around them. */
+  private async unpagedList(sampler: RssSampler): Promise<UnpagedListReport> {
+    const n = this.plan.invoices;
+    if (n > UNPAGED_LIST_LIMIT) {
+      const skipped = `more than ${UNPAGED_LIST_LIMIT.toLocaleString('en')} invoices`;
+      this.notes.push(`Unpaged list skipped: ${skipped}.`);
+      return { skipped };
+    }
+    progress(`${this.dialect}: unpaged list, ${UNPAGED_LIST_REQUESTS} sequential requests`);
+    const rssBefore = await sampler.beginWindow();
+    const times: number[] = [];
+    let bodyBytes = 0;
+    for (let index = 0; index < UNPAGED_LIST_REQUESTS; index++) {
+      const begin = performance.now();
+      const response = await fetch(`${this.service.baseUrl}/v1/invoice/all`, {
+        headers: this.headers,
+        signal: AbortSignal.timeout(300_000),
+      });
+      const body = await response.arrayBuffer();
+      times.push(performance.now() - begin);
+      bodyBytes = body.byteLength;
+      if (response.status !== 200) {
+        this.warn(
+          `unpaged list answered ${response.status}: ${Buffer.from(body).toString('utf8', 0, 500)}`,
+        );
+      } else if (index === 0) {
+        const listed = (JSON.parse(Buffer.from(body).toString('utf8')) as ListBody).data.length;
+        if (listed !== n) this.warn(`unpaged list holds ${listed} invoices, not ${n}`);
+      }
+    }
+    const rssPeak = await sampler.endWindow();
+    const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+    progress(
+      `${this.dialect}: unpaged list: median ${median.toFixed(0)} ms, ${(bodyBytes / 1048576).toFixed(1)} MiB, RSS ${rssBefore.toFixed(0)} → ${rssPeak.toFixed(0)} MiB`,
+    );
+    return {
+      invoices: n,
+      medianMs: median,
+      timesMs: times,
+      bodyBytes,
+      rssBeforeMiB: rssBefore,
+      rssPeakDuringMiB: rssPeak,
+      rssGrowthMiB: rssPeak - rssBefore,
+    };
+  }
+}
+
+interface InvoiceDetailBody {
+  items: unknown[];
+  payments: unknown[];
+  send_log: Array<{ delivery: string }>;
+}
+
+interface ListBody {
+  data: Array<{ id: string }>;
+  meta?: { total?: number; next_after?: unknown };
+}
+
+async function machineInfo(): Promise<Record<string, unknown>> {
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    } catch {
+      return null;
+    }
+  };
+  let mariadb: string | null = null;
+  try {
+    const connection = await createConnection(MARIADB_SERVER);
+    const [rows] = await connection.query('SELECT VERSION() AS version');
+    mariadb = (rows as Array<{ version: string }>)[0].version;
+    await connection.end();
+  } catch {
+    // Not needed for a SQLite-only run.
+  }
+  const processors = cpus();
+  return {
+    cpus: processors.length,
+    cpuModel: processors[0]?.model,
+    memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    os: `${type()} ${release()}`,
+    node: process.version,
+    mariadb,
+    commit: git('rev-parse', '--short', 'HEAD'),
+    uncommittedChanges: (git('status', '--porcelain') ?? '').split('\n').filter(Boolean).length,
+    date: new Date().toISOString(),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  if (!existsSync(join(ROOT, 'dist/main.js'))) {
+    throw new Error('dist/main.js is missing: run `npm run build` first (npm run bench does)');
+  }
+  const state = new RunState();
+  let cleaning: Promise<void> | null = null;
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      for (const server of state.servers) await server.stop().catch(() => undefined);
+      killAllChildren();
+      if (state.tempDir) await rm(state.tempDir, { recursive: true, force: true });
+      if (state.mariadbDatabase && !options.keep) {
+        await dropMariadb(MARIADB_SERVER, state.mariadbDatabase);
+        progress(`dropped ${state.mariadbDatabase}`);
+      } else if (state.mariadbDatabase) {
+        progress(`kept ${state.mariadbDatabase} for the next run (--keep)`);
+      }
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      progress(`${signal}: cleaning up`);
+      void cleanUp().finally(() => process.exit(130));
+    });
+  }
+  state.tempDir = await mkdtemp(join(tmpdir(), 'invoicing-api-bench-'));
+  const machine = await machineInfo();
+  const apiKey = randomBytes(24).toString('hex');
+  const runId = randomBytes(4).toString('hex');
+  const reports: DialectReport[] = [];
+  try {
+    for (const dialect of options.dialects) {
+      const report = await new DialectBench(dialect, options, state, apiKey, runId, machine).run();
+      reports.push(report);
+      const file = join(ROOT, 'bench/results', `api-${dialect}-${options.invoices}.json`);
+      await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+      await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+      process.stdout.write(`${markdownReport(report)}\n\n`);
+      progress(`${dialect}: results written to ${file}`);
+    }
+  } finally {
+    await cleanUp();
+  }
+  const minutes = (performance.now() - started) / 60_000;
+  progress(
+    `done in ${minutes.toFixed(1)} min (${machine.cpus as number} CPUs, Node ${process.version})`,
+  );
+  if (state.warnings.length > 0) {
+    loudWarning(`${state.warnings.length} warning(s) during the run; see above and the tables`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  loudWarning(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  killAllChildren();
+  process.exit(1);
+});

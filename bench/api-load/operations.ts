@@ -1,0 +1,156 @@
+import { BUSY_CLIENT_ID, SeedPlan } from '../seed';
+import { LoadRequest } from './load-run';
+
+/*
+ * The requests of each measured operation. Every generator is called once per request, so ids,
+ * pages and invoice numbers vary request by request.
+ */
+
+export const PER_PAGE = 50;
+
+export interface Operation {
+  name: string;
+  /** How the report names the request. */
+  request: string;
+  /** Measured service, baseline, service, baseline (the baseline serves it too). */
+  againstBaseline: boolean;
+  writes: boolean;
+  next: () => LoadRequest;
+}
+
+function between(min: number, max: number): number {
+  return min + Math.floor(Math.random() * (max - min + 1));
+}
+
+function get(path: string): LoadRequest {
+  return { method: 'GET', path };
+}
+
+export function lastPage(plan: SeedPlan): number {
+  return Math.ceil(plan.invoices / PER_PAGE);
+}
+
+export function readOperations(plan: SeedPlan, keyset: boolean): Operation[] {
+  const n = plan.invoices;
+  const pages = lastPage(plan);
+  const read = (
+    name: string,
+    request: string,
+    againstBaseline: boolean,
+    next: () => LoadRequest,
+  ): Operation => ({ name, request, againstBaseline, writes: false, next });
+  const operations = [
+    read('invoice read', 'GET /v1/invoice/{random id}', true, () =>
+      get(`/v1/invoice/${between(1, n)}`),
+    ),
+    read('client read', `GET /v1/client/${BUSY_CLIENT_ID} (50 invoices)`, false, () =>
+      get(`/v1/client/${BUSY_CLIENT_ID}`),
+    ),
+    read('list, first page', 'GET /v1/invoice/all?page=1&per_page=50', true, () =>
+      get(`/v1/invoice/all?page=1&per_page=${PER_PAGE}`),
+    ),
+    read('list, random page', 'GET /v1/invoice/all?page={random}&per_page=50', true, () =>
+      get(`/v1/invoice/all?page=${between(1, pages)}&per_page=${PER_PAGE}`),
+    ),
+    read('list, last page', `GET /v1/invoice/all?page=${pages}&per_page=50`, false, () =>
+      get(`/v1/invoice/all?page=${pages}&per_page=${PER_PAGE}`),
+    ),
+  ];
+  if (keyset) {
+    operations.push(
+      read('keyset, random', 'GET /v1/invoice/all?after={random id}&per_page=50', false, () =>
+        get(`/v1/invoice/all?after=${between(0, n - PER_PAGE)}&per_page=${PER_PAGE}`),
+      ),
+      read('keyset, tail', `GET /v1/invoice/all?after=${n - PER_PAGE}&per_page=50`, false, () =>
+        get(`/v1/invoice/all?after=${n - PER_PAGE}&per_page=${PER_PAGE}`),
+      ),
+    );
+  }
+  return operations;
+}
+
+/** Five lines of an added invoice. */
+const NEW_LINES = [
+  { description: 'Design workshop', quantity: '1', rate: '1200.00' },
+  { description: 'Implementation days', quantity: '4.5', rate: '850.00' },
+  { description: 'Hosting, monthly', quantity: '12', rate: '49.99' },
+  { description: 'Travel expenses', quantity: '1', rate: '312.40' },
+  { description: 'Discounted support hours', quantity: '10', rate: '65.0000' },
+];
+
+/** An update keeps the seed's number, client, dates and money (total 1000.00). */
+const UPDATED_LINES = [
+  { description: 'Consulting hours', quantity: '2', rate: '150.00' },
+  { description: 'Software licence', quantity: '1', rate: '250.00' },
+  { description: 'Support tickets', quantity: '5', rate: '50.00' },
+];
+
+export function writeOperations(plan: SeedPlan, runId: string): Operation[] {
+  const n = plan.invoices;
+  let added = 0;
+  return [
+    {
+      name: 'record payment',
+      request: 'POST /v1/invoice/record-payment (0.01 on a random invoice)',
+      againstBaseline: true,
+      writes: true,
+      next: () => ({
+        method: 'POST',
+        path: '/v1/invoice/record-payment',
+        body: JSON.stringify({
+          id: String(between(1, n)),
+          amount_paid: '0.01',
+          payment_date: '2026-11-01',
+        }),
+      }),
+    },
+    {
+      name: 'invoice add',
+      request: 'POST /v1/invoice/add (5 lines)',
+      againstBaseline: false,
+      writes: true,
+      next: () => ({
+        method: 'POST',
+        path: '/v1/invoice/add',
+        body: JSON.stringify({
+          // Never the busy client: its read stays at 50 invoices.
+          client: String(between(BUSY_CLIENT_ID + 1, plan.clients)),
+          invoice_no: `BENCH-${runId}-${++added}`,
+          payment_status: 'Not Paid',
+          description: 'Quarterly services',
+          currency: 'USD',
+          tax_rate: '8.25',
+          issue_date: '2026-11-01',
+          due_date: '2026-12-01',
+          note: 'Payable within 30 days.',
+          items: NEW_LINES,
+        }),
+      }),
+    },
+    {
+      name: 'invoice update',
+      request: 'PUT /v1/invoice/{random id} (full body, 3 lines)',
+      againstBaseline: false,
+      writes: true,
+      next: () => {
+        const id = between(1, n);
+        return {
+          method: 'PUT',
+          path: `/v1/invoice/${id}`,
+          body: JSON.stringify({
+            client: String(plan.clientOf(id)),
+            invoice_no: `INV-${id}`,
+            payment_status: 'Not Paid',
+            description: `Seeded invoice ${id}`,
+            currency: 'USD',
+            tax_rate: '25',
+            issue_date: plan.issueDate(id),
+            due_date: plan.dueDate(id),
+            note: 'Thank you for your business.',
+            items: UPDATED_LINES,
+          }),
+        };
+      },
+    },
+  ];
+}

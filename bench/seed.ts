@@ -1,0 +1,537 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { Connection, createConnection } from 'mysql2/promise';
+
+/*
+ * Seeds a benchmark database straight through the schema (the migrations make the tables, then
+ * bulk multi-row inserts fill them), far faster than going through the API. Every invoice is
+ * consistent money: 3 lines summing to its sub-total, 25 % tax, total 1000.00, one payment of
+ * 100.00, so 900.00 stays outstanding and thousands of 0.01 payments still fit.
+ */
+
+const ROOT = resolve(__dirname, '..');
+
+/** The part of better-sqlite3 the seed uses (the package ships no type declarations). */
+interface SqliteStatement {
+  run(parameters: SqlValue[]): unknown;
+}
+interface SqliteDatabase {
+  pragma(statement: string): unknown;
+  prepare(sql: string): SqliteStatement;
+  transaction(work: () => void): () => void;
+  close(): void;
+}
+const Sqlite = createRequire(__filename)('better-sqlite3') as new (file: string) => SqliteDatabase;
+const run = promisify(execFile);
+
+/** The client that holds exactly BUSY_CLIENT_INVOICES invoices (ids 1 to 50). */
+export const BUSY_CLIENT_ID = 1;
+export const BUSY_CLIENT_INVOICES = 50;
+const INVOICES_PER_CLIENT = 20;
+/** Invoices 1, 1001, 2001… have one send-log entry, delivered. */
+const SENT_EVERY = 1000;
+export const SMALLEST_SEED = 100;
+
+export const SEED_TOTAL = '1000.00';
+export const SEED_PAID = '100.00';
+const SEED_TAX_RATE = '25';
+const SEED_LINES = [
+  { description: 'Consulting hours', quantity: '2', rate: '150', amount: '300' },
+  { description: 'Software licence', quantity: '1', rate: '250', amount: '250' },
+  { description: 'Support tickets', quantity: '5', rate: '50', amount: '250' },
+];
+const SEED_SUB_TOTAL = '800';
+const SEED_TAX_AMOUNT = '200';
+const SEED_NOTE = 'Thank you for your business.';
+
+/** Which seeded client each invoice belongs to, and the ranges the load picks from. */
+export class SeedPlan {
+  /** Clients other than the busy one: ids 2 … ordinaryClients + 1. */
+  readonly ordinaryClients: number;
+
+  constructor(readonly invoices: number) {
+    if (!Number.isInteger(invoices) || invoices < SMALLEST_SEED) {
+      throw new Error(`--invoices must be a whole number of at least ${SMALLEST_SEED}`);
+    }
+    this.ordinaryClients = Math.ceil((invoices - BUSY_CLIENT_INVOICES) / INVOICES_PER_CLIENT);
+  }
+
+  get clients(): number {
+    return this.ordinaryClients + 1;
+  }
+
+  clientOf(invoiceId: number): number {
+    if (invoiceId <= BUSY_CLIENT_INVOICES) return BUSY_CLIENT_ID;
+    return 2 + ((invoiceId - BUSY_CLIENT_INVOICES - 1) % this.ordinaryClients);
+  }
+
+  isSent(invoiceId: number): boolean {
+    return invoiceId % SENT_EVERY === 1;
+  }
+
+  /** The send-log (and outbox) id of a sent invoice. */
+  sendLogId(invoiceId: number): number {
+    return (invoiceId - 1) / SENT_EVERY + 1;
+  }
+
+  get sendLogEntries(): number {
+    return Math.floor((this.invoices - 1) / SENT_EVERY) + 1;
+  }
+
+  issueDate(invoiceId: number): string {
+    return isoDate(DAY_ZERO + (invoiceId % 365) * DAY);
+  }
+
+  dueDate(invoiceId: number): string {
+    return isoDate(DAY_ZERO + ((invoiceId % 365) + 30) * DAY);
+  }
+}
+
+/** Customer fields, as the client's row and every invoice's copy of it hold them. */
+export function clientFields(clientId: number) {
+  return {
+    names: `Client ${clientId}`,
+    email: `billing${clientId}@example.com`,
+    phone: `+1 555 ${String(clientId % 10_000_000).padStart(7, '0')}`,
+    address: `${clientId} Bench Street, Springfield`,
+  };
+}
+
+export type Dialect = 'mariadb' | 'sqlite';
+type SqlValue = string | number | null;
+
+const DAY = 86_400_000;
+const DAY_ZERO = Date.UTC(2025, 0, 1);
+/** Seeded rows were written over the year before the benchmark's "now". */
+const CREATED_ZERO = Date.UTC(2025, 0, 1, 8);
+
+function isoDate(milliseconds: number): string {
+  return new Date(milliseconds).toISOString().slice(0, 10);
+}
+
+/**
+ * A DATETIME as each dialect keeps it: MariaDB 'YYYY-MM-DD HH:MM:SS'; SQLite the text TypeORM's
+ * better-sqlite3 driver writes, 'YYYY-MM-DD HH:MM:SS.000' (UTC; seen on a row the API wrote).
+ */
+function timestamp(milliseconds: number, dialect: Dialect): string {
+  const text = new Date(milliseconds).toISOString().replace('T', ' ');
+  return dialect === 'sqlite' ? text.slice(0, 23) : text.slice(0, 19);
+}
+
+/** Decimal columns: DECIMAL(17,4) on MariaDB, the transformer's 4-place text on SQLite. */
+function decimal(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${fraction.padEnd(4, '0')}`;
+}
+
+/** Crockford base 32, as the service's short codes; 'S' + 7 digits never repeats below 32^7. */
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+function seedShortCode(id: number): string {
+  let code = '';
+  for (let rest = id, index = 0; index < 7; index++, rest = Math.floor(rest / 32)) {
+    code = ALPHABET[rest % 32] + code;
+  }
+  return `S${code}`;
+}
+
+interface TableRows {
+  table: string;
+  columns: string[];
+  rows: SqlValue[][];
+}
+
+const CLIENT_COLUMNS = ['id', 'names', 'email', 'phone', 'address', 'created_at', 'updated_at'];
+const INVOICE_COLUMNS = [
+  'id',
+  'short_code',
+  'invoice_no',
+  'description',
+  'client_id',
+  'customer_name',
+  'customer_phone',
+  'customer_address',
+  'payment_status',
+  'currency',
+  'tax_rate',
+  'sub_total',
+  'tax_amount',
+  'total',
+  'amount_paid',
+  'issue_date',
+  'due_date',
+  'note',
+  'created_at',
+  'updated_at',
+];
+const LINE_COLUMNS = ['invoice_id', 'position', 'description', 'quantity', 'rate', 'amount'];
+const PAYMENT_COLUMNS = [
+  'id',
+  'invoice_id',
+  'reference',
+  'status',
+  'amount',
+  'method',
+  'payment_date',
+  'created_at',
+];
+const SEND_LOG_COLUMNS = ['id', 'invoice_id', 'email', 'phone', 'sent_at'];
+const OUTBOX_COLUMNS = [
+  'id',
+  'kind',
+  'document_id',
+  'send_log_id',
+  'recipient',
+  'document_view',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'claimed_at',
+  'sent_at',
+  'last_error',
+  'created_at',
+];
+
+function clientRows(plan: SeedPlan, first: number, last: number, dialect: Dialect): TableRows {
+  const rows: SqlValue[][] = [];
+  for (let id = first; id <= last; id++) {
+    const client = clientFields(id);
+    const created = timestamp(CREATED_ZERO - DAY + id * 1000, dialect);
+    rows.push([id, client.names, client.email, client.phone, client.address, created, created]);
+  }
+  return { table: 'clients', columns: CLIENT_COLUMNS, rows };
+}
+
+/** The invoices first … last with their lines, payments and send-log entries. */
+function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dialect): TableRows[] {
+  const invoices: SqlValue[][] = [];
+  const lines: SqlValue[][] = [];
+  const payments: SqlValue[][] = [];
+  const sends: SqlValue[][] = [];
+  const outbox: SqlValue[][] = [];
+  for (let id = first; id <= last; id++) {
+    const clientId = plan.clientOf(id);
+    const client = clientFields(clientId);
+    const createdAt = CREATED_ZERO + id * 10_000;
+    const created = timestamp(createdAt, dialect);
+    invoices.push([
+      id,
+      seedShortCode(id),
+      `INV-${id}`,
+      `Seeded invoice ${id}`,
+      clientId,
+      client.names,
+      client.phone,
+      client.address,
+      'Not Paid',
+      'USD',
+      decimal(SEED_TAX_RATE),
+      decimal(SEED_SUB_TOTAL),
+      decimal(SEED_TAX_AMOUNT),
+      decimal(SEED_TOTAL),
+      decimal(SEED_PAID),
+      plan.issueDate(id),
+      plan.dueDate(id),
+      SEED_NOTE,
+      created,
+      created,
+    ]);
+    SEED_LINES.forEach((line, position) => {
+      lines.push([
+        id,
+        position,
+        line.description,
+        decimal(line.quantity),
+        decimal(line.rate),
+        decimal(line.amount),
+      ]);
+    });
+    payments.push([
+      id,
+      id,
+      `SEED-${id}`,
+      'Completed',
+      decimal(SEED_PAID),
+      'Bank Transfer',
+      plan.issueDate(id),
+      timestamp(createdAt + 3_600_000, dialect),
+    ]);
+    if (plan.isSent(id)) {
+      const sendLogId = plan.sendLogId(id);
+      const sentAt = createdAt + 60_000;
+      sends.push([sendLogId, id, client.email, '', timestamp(sentAt, dialect)]);
+      const instant = new Date(sentAt).toISOString().replace('T', ' ').slice(0, 23);
+      outbox.push([
+        sendLogId,
+        'invoice',
+        id,
+        sendLogId,
+        client.email,
+        documentView(plan, id),
+        'sent',
+        1,
+        null,
+        instant,
+        timestamp(sentAt + 1000, dialect),
+        '',
+        timestamp(sentAt, dialect),
+      ]);
+    }
+  }
+  return [
+    { table: 'invoices', columns: INVOICE_COLUMNS, rows: invoices },
+    { table: 'invoice_line_items', columns: LINE_COLUMNS, rows: lines },
+    { table: 'invoice_payments', columns: PAYMENT_COLUMNS, rows: payments },
+    { table: 'invoice_send_log', columns: SEND_LOG_COLUMNS, rows: sends },
+    { table: 'document_outbox', columns: OUTBOX_COLUMNS, rows: outbox },
+  ].filter((part) => part.rows.length > 0);
+}
+
+/** The outbox's snapshot of the document as sent (the shape the service writes). */
+function documentView(plan: SeedPlan, id: number): string {
+  const client = clientFields(plan.clientOf(id));
+  return JSON.stringify({
+    kind: 'invoice',
+    number: `INV-${id}`,
+    description: `Seeded invoice ${id}`,
+    issueDate: plan.issueDate(id),
+    dueDate: plan.dueDate(id),
+    currency: 'USD',
+    customer: { name: client.names, phone: client.phone, address: client.address },
+    lines: SEED_LINES.map((line) => ({
+      description: line.description,
+      quantity: line.quantity,
+      rate: `${line.rate}.00`,
+      amount: `${line.amount}.00`,
+    })),
+    subTotal: `${SEED_SUB_TOTAL}.00`,
+    taxRate: SEED_TAX_RATE,
+    taxAmount: `${SEED_TAX_AMOUNT}.00`,
+    total: SEED_TOTAL,
+    note: SEED_NOTE,
+    amountPaid: SEED_PAID,
+    balanceDue: '900.00',
+  });
+}
+
+/** Runs the service's migrations on a database, as `npm run migration:run` does. */
+export async function runMigrations(databaseUrl: string): Promise<void> {
+  try {
+    await run(
+      process.execPath,
+      [
+        resolve(ROOT, 'node_modules/typeorm/cli.js'),
+        'migration:run',
+        '-d',
+        resolve(ROOT, 'dist/database/data-source.js'),
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    throw new Error(`migrations failed on ${databaseUrl}: ${stderr.slice(-2000)}`);
+  }
+}
+
+type Progress = (message: string) => void;
+
+/** Invoices per multi-row INSERT on MariaDB (about 700 KB of SQL, under max_allowed_packet). */
+const MARIADB_BATCH = 2000;
+/** Two writers: one formats the next batch while the server stores the other's. */
+const MARIADB_WRITERS = 2;
+
+export interface SeedOutcome {
+  reused: boolean;
+  seconds: number;
+}
+
+/**
+ * Makes `database` on the MariaDB server hold exactly the seed: reuses it when it already does
+ * (after removing what earlier runs added), else drops it and seeds it afresh.
+ */
+export async function seedMariadb(
+  serverUrl: string,
+  database: string,
+  plan: SeedPlan,
+  options: { reseed: boolean; progress: Progress },
+): Promise<SeedOutcome> {
+  if (!/^invoicing_bench_\d+$/.test(database)) throw new Error(`refusing database ${database}`);
+  const started = performance.now();
+  const server = await createConnection(serverUrl);
+  try {
+    const [found] = await server.query(`SHOW DATABASES LIKE '${database}'`);
+    const exists = (found as unknown[]).length > 0;
+    if (exists && !options.reseed) {
+      await runMigrations(`${serverUrl.replace(/^mysql:/, 'mariadb:')}/${database}`);
+      if (await trimToSeed(serverUrl, database, plan)) {
+        options.progress(`mariadb: reusing ${database} (earlier runs' additions removed)`);
+        return { reused: true, seconds: (performance.now() - started) / 1000 };
+      }
+      options.progress(`mariadb: ${database} does not hold the seed; seeding it again`);
+    }
+    await server.query(`DROP DATABASE IF EXISTS ${database}`);
+    await server.query(
+      `CREATE DATABASE ${database} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
+  } finally {
+    await server.end();
+  }
+  await runMigrations(`${serverUrl.replace(/^mysql:/, 'mariadb:')}/${database}`);
+  const writers = await Promise.all(
+    Array.from({ length: MARIADB_WRITERS }, () =>
+      createConnection({ uri: `${serverUrl}/${database}`, charset: 'utf8mb4_unicode_ci' }),
+    ),
+  );
+  try {
+    for (const writer of writers) {
+      // Ids are given and unique by construction: skip the per-row foreign-key and unique probes.
+      await writer.query('SET SESSION foreign_key_checks = 0, unique_checks = 0');
+    }
+    for (let first = 1; first <= plan.clients; first += 10_000) {
+      const last = Math.min(plan.clients, first + 9_999);
+      await insertMariadb(writers[0], clientRows(plan, first, last, 'mariadb'));
+    }
+    let next = 1;
+    let reported = 0;
+    await Promise.all(
+      writers.map(async (writer) => {
+        while (next <= plan.invoices) {
+          const first = next;
+          const last = Math.min(plan.invoices, first + MARIADB_BATCH - 1);
+          next = last + 1;
+          await writer.beginTransaction();
+          for (const part of invoiceBatch(plan, first, last, 'mariadb')) {
+            await insertMariadb(writer, part);
+          }
+          await writer.commit();
+          if (last - reported >= plan.invoices / 10 || last === plan.invoices) {
+            reported = last;
+            options.progress(`mariadb: seeded ${last.toLocaleString('en')} invoices`);
+          }
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(writers.map((writer) => writer.end()));
+  }
+  return { reused: false, seconds: (performance.now() - started) / 1000 };
+}
+
+async function insertMariadb(connection: Connection, part: TableRows): Promise<void> {
+  const values = part.rows.map((row) => `(${row.map(sqlLiteral).join(',')})`).join(',');
+  await connection.query(`INSERT INTO ${part.table} (${part.columns.join(',')}) VALUES ${values}`);
+}
+
+/** Seeded values are ASCII written here; quotes and backslashes are escaped all the same. */
+function sqlLiteral(value: SqlValue): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  return `'${value.replace(/[\\']/g, '\\$&')}'`;
+}
+
+/**
+ * True when the database holds the seed (invoices 1…N with their lines, payments and clients),
+ * after deleting what benchmark runs added: new invoices and lines, and payments (whose
+ * invoices get their seeded amount paid back). Updated invoices keep their new lines, which
+ * the updates wrote with the seed's values.
+ */
+async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): Promise<boolean> {
+  const connection = await createConnection(`${serverUrl}/${database}`);
+  try {
+    const count = async (sql: string): Promise<number> => {
+      const [rows] = await connection.query(sql);
+      return Number((rows as Array<{ count: number | string }>)[0].count);
+    };
+    const n = plan.invoices;
+    const seeded =
+      (await count(
+        `SELECT COUNT(*) AS count FROM invoices WHERE id <= ${n} AND deleted_at IS NULL`,
+      )) === n &&
+      (await count(`SELECT COUNT(*) AS count FROM clients WHERE id <= ${plan.clients}`)) ===
+        plan.clients &&
+      (await count(`SELECT COUNT(*) AS count FROM invoice_payments WHERE id <= ${n}`)) === n &&
+      (await count(`SELECT COUNT(*) AS count FROM invoice_line_items WHERE invoice_id <= ${n}`)) ===
+        3 * n;
+    if (!seeded) return false;
+    await connection.beginTransaction();
+    await connection.query(
+      `UPDATE invoices SET amount_paid = ${decimal(SEED_PAID)}, payment_status = 'Not Paid'
+       WHERE id IN (SELECT invoice_id FROM invoice_payments WHERE id > ${n})`,
+    );
+    await connection.query(`DELETE FROM invoice_payments WHERE id > ${n}`);
+    await connection.query(`DELETE FROM document_outbox WHERE id > ${plan.sendLogEntries}`);
+    await connection.query(`DELETE FROM invoice_send_log WHERE id > ${plan.sendLogEntries}`);
+    await connection.query(`DELETE FROM invoice_line_items WHERE invoice_id > ${n}`);
+    await connection.query(`DELETE FROM invoices WHERE id > ${n}`);
+    await connection.query(`DELETE FROM clients WHERE id > ${plan.clients}`);
+    await connection.commit();
+    return true;
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Rows per prepared multi-row INSERT on SQLite (21 columns × 200 stays far below its limit). */
+const SQLITE_ROWS_PER_STATEMENT = 200;
+const SQLITE_BATCH = 10_000;
+
+/** Creates and seeds a fresh SQLite file (its folder must exist). */
+export async function seedSqlite(
+  file: string,
+  plan: SeedPlan,
+  progress: Progress,
+): Promise<SeedOutcome> {
+  const started = performance.now();
+  await runMigrations(`sqlite:${file}`);
+  const db = new Sqlite(file);
+  try {
+    // The file is thrown away after the run: no fsync, and ids are unique by construction.
+    db.pragma('synchronous = OFF');
+    db.pragma('foreign_keys = OFF');
+    const statements = new Map<string, SqliteStatement>();
+    const insert = (part: TableRows) => {
+      for (let start = 0; start < part.rows.length; start += SQLITE_ROWS_PER_STATEMENT) {
+        const rows = part.rows.slice(start, start + SQLITE_ROWS_PER_STATEMENT);
+        const key = `${part.table}:${rows.length}`;
+        let statement = statements.get(key);
+        if (!statement) {
+          const row = `(${part.columns.map(() => '?').join(',')})`;
+          statement = db.prepare(
+            `INSERT INTO ${part.table} (${part.columns.join(',')}) VALUES ${Array(rows.length).fill(row).join(',')}`,
+          );
+          statements.set(key, statement);
+        }
+        statement.run(rows.flat());
+      }
+    };
+    db.transaction(() => insert(clientRows(plan, 1, plan.clients, 'sqlite')))();
+    for (let first = 1; first <= plan.invoices; first += SQLITE_BATCH) {
+      const last = Math.min(plan.invoices, first + SQLITE_BATCH - 1);
+      db.transaction(() => invoiceBatch(plan, first, last, 'sqlite').forEach(insert))();
+      if (last % (SQLITE_BATCH * 10) === 0 || last === plan.invoices) {
+        progress(`sqlite: seeded ${last.toLocaleString('en')} invoices`);
+      }
+    }
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return { reused: false, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Drops a benchmark database; nothing else is ever dropped. */
+export async function dropMariadb(serverUrl: string, database: string): Promise<void> {
+  if (!/^invoicing_bench_\d+$/.test(database)) throw new Error(`refusing database ${database}`);
+  const server = await createConnection(serverUrl);
+  try {
+    await server.query(`DROP DATABASE IF EXISTS ${database}`);
+  } finally {
+    await server.end();
+  }
+}
