@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { In } from 'typeorm';
 import { Clock } from '../common/clock';
+import { Database } from '../database/database';
 import { DocumentKind, DocumentView } from '../documents/pdf/document-view';
-import { OutboxMessage } from './entities/outbox-message.entity';
+import { DeliveryRecord, OutboxMessage } from './entities/outbox-message.entity';
 
 /** One send to deliver by e-mail. */
 export interface DeliveryRequest {
@@ -20,11 +21,15 @@ export interface DeliveryRequest {
  */
 @Injectable()
 export class DocumentDelivery {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
 
-  async enqueue(manager: EntityManager, request: DeliveryRequest): Promise<void> {
+  /** Joins the open transaction: call it in the one that writes the send-log entry. */
+  async enqueue(request: DeliveryRequest): Promise<void> {
     const now = this.clock.now();
-    await manager.insert(OutboxMessage, {
+    await this.database.manager.insert(OutboxMessage, {
       kind: request.kind,
       documentId: request.documentId,
       sendLogId: request.sendLogEntryId,
@@ -39,24 +44,26 @@ export class DocumentDelivery {
       createdAt: now,
     });
   }
-}
 
-/**
- * Adds each send-log entry's delivery state (status and attempts, not the stored document) to
- * a query of the send log, in the same statement, as `<entryAlias>.delivery`.
- */
-export function joinDeliveryState<T extends ObjectLiteral>(
-  query: SelectQueryBuilder<T>,
-  entryAlias: string,
-  kind: DocumentKind,
-): SelectQueryBuilder<T> {
-  return query
-    .leftJoinAndMapOne(
-      `${entryAlias}.delivery`,
-      OutboxMessage,
-      'delivery',
-      `delivery.kind = :deliveryKind AND delivery.sendLogId = ${entryAlias}.id`,
-      { deliveryKind: kind },
-    )
-    .select([entryAlias, 'delivery.id', 'delivery.status', 'delivery.attempts']);
+  /**
+   * The delivery state (status and attempts, not the stored document) of each of these sends,
+   * by send-log entry id: one query, none when there are no sends. A send recorded before the
+   * outbox existed has no entry in the map.
+   */
+  async deliveryStates(
+    kind: DocumentKind,
+    sendLogIds: number[],
+  ): Promise<Map<number, DeliveryRecord>> {
+    if (sendLogIds.length === 0) return new Map();
+    const messages = await this.database.manager.find(OutboxMessage, {
+      select: { id: true, sendLogId: true, status: true, attempts: true },
+      where: { kind, sendLogId: In(sendLogIds) },
+    });
+    return new Map(
+      messages.map((message) => [
+        message.sendLogId,
+        { status: message.status, attempts: message.attempts },
+      ]),
+    );
+  }
 }

@@ -37,7 +37,8 @@ export class OutboxQueue {
     limit: number,
     maxAttempts: number,
   ): Promise<{ claimed: ClaimedMessage[]; exhausted: OutboxMessage[] }> {
-    return this.database.transaction(async (manager) => {
+    return this.database.transaction(async () => {
+      const manager = this.database.manager;
       const now = new Date();
       const query = manager
         .createQueryBuilder(OutboxMessage, 'message')
@@ -81,8 +82,8 @@ export class OutboxQueue {
    * the queue still records it, so it is not sent a second time.
    */
   markSent(message: ClaimedMessage): Promise<void> {
-    return this.database.transaction(async (manager) => {
-      await manager.update(OutboxMessage, message.id, {
+    return this.database.transaction(async () => {
+      await this.database.manager.update(OutboxMessage, message.id, {
         status: 'sent',
         sentAt: this.clock.now(),
         nextAttemptAt: null,
@@ -115,8 +116,8 @@ export class OutboxQueue {
     message: ClaimedMessage,
     changes: QueryDeepPartialEntity<OutboxMessage>,
   ): Promise<boolean> {
-    return this.database.transaction(async (manager) => {
-      const result = await manager.update(
+    return this.database.transaction(async () => {
+      const result = await this.database.manager.update(
         OutboxMessage,
         { id: message.id, status: 'sending', claimedAt: message.claimedAt },
         changes,

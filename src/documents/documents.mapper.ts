@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
-import { deliveryState } from '../delivery/entities/outbox-message.entity';
+import { DeliveryRecord, deliveryState } from '../delivery/entities/outbox-message.entity';
 import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,
@@ -67,12 +67,15 @@ export function toLineItemRead(
   return { ...toLineItemWrite(line, currency), amount: formatMoney(line.amount, currency) };
 }
 
-/** Entries come from the send-log read, which joins each one's delivery state. */
-export function toSendLogEntry(entry: DocumentSendLogRecord): SendLogEntryDto {
+/** A send and its delivery record (none for a send recorded before the outbox existed). */
+export function toSendLogEntry(
+  entry: DocumentSendLogRecord,
+  delivery: DeliveryRecord | undefined,
+): SendLogEntryDto {
   return {
     email: entry.email,
     date: formatTimestamp(entry.sentAt),
-    delivery: deliveryState(entry.delivery),
-    attempts: entry.delivery?.attempts ?? 0,
+    delivery: deliveryState(delivery),
+    attempts: delivery?.attempts ?? 0,
   };
 }

@@ -5,6 +5,7 @@ import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
 import { MessageResponseDto } from '../http/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
+import { ListAnswer } from '../database/find-list';
 import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
@@ -34,7 +35,7 @@ export class EstimatesController {
     success: EstimateListResponseDto,
     errors: { 422: 'A malformed filter or page' },
   })
-  list(@RequestInput() query: ListEstimatesDto): Promise<EstimateListResponseDto> {
+  list(@RequestInput() query: ListEstimatesDto): Promise<ListAnswer<EstimateListResponseDto>> {
     return this.estimates.list(query);
   }
 

@@ -1,3 +1,4 @@
+import { DeliveryRecord } from '../delivery/entities/outbox-message.entity';
 import {
   customerFields,
   dateFields,
@@ -53,16 +54,17 @@ export function toClientListItem(estimate: Estimate): EstimateWithTimestampsDto 
   return { ...toListItem(estimate), ...timestampFields(estimate) };
 }
 
-/** `GET /estimate/{id}`: lines with amounts and the send log. */
+/** `GET /estimate/{id}`: lines with amounts, and the sends with their delivery records by id. */
 export function toDetail(
   estimate: Estimate,
   lines: EstimateLineItem[],
   sends: EstimateSendLogEntry[],
+  deliveries: Map<number, DeliveryRecord>,
 ): EstimateReadResponseDto {
   return {
     estimate: [toListItem(estimate)],
     items: lines.map((line) => toLineItemRead(line, estimate.currency)),
-    send_log: sends.map(toSendLogEntry),
+    send_log: sends.map((entry) => toSendLogEntry(entry, deliveries.get(entry.id))),
   };
 }
 

@@ -1,80 +1,73 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { EntityManager, FindOptionsWhere } from 'typeorm';
+import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { parseId } from '../common/input-rules';
 import { generateShortCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
-import { applyDraft, draftDocument } from '../documents/document-draft';
-import { DocumentKind, DocumentStore } from '../documents/document-store';
+import { DocumentDrafts } from '../documents/document-drafts';
+import { draftColumns } from '../documents/domain/document-draft';
 import { clientIdFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
+import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
+import { EstimateListResponseDto, EstimateWriteResponseDto } from './dto/estimate-response.dto';
 import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
-import { EstimateLineItem } from './entities/estimate-line-item.entity';
-import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
+import { EstimateLinesRepository } from './estimate-lines.repository';
 import { toClientListItem, toDetail, toListItem, toWriteResult } from './estimates.mapper';
-
-const ESTIMATE_KIND: DocumentKind<Estimate, EstimateLineItem, EstimateSendLogEntry> = {
-  name: 'estimate',
-  document: Estimate,
-  lineItem: EstimateLineItem,
-  sendLogEntry: EstimateSendLogEntry,
-  parentKey: 'estimateId',
-  numberKey: 'estimateNo',
-  numberParam: 'estimate_no',
-  numberIndex: ['uq_estimates_live_estimate_no', 'estimates.estimate_no'],
-  duplicateNumberCode: 'DUPLICATE_ESTIMATE_NO',
-};
+import { EstimatesRepository } from './estimates.repository';
 
 @Injectable()
 export class EstimatesService {
-  private readonly store: DocumentStore<Estimate, EstimateLineItem, EstimateSendLogEntry>;
-
   constructor(
     private readonly database: Database,
+    private readonly estimates: EstimatesRepository,
+    private readonly lines: EstimateLinesRepository,
+    private readonly drafts: DocumentDrafts,
+    private readonly invoices: InvoicesService,
+    private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly invoices: InvoicesService,
-    delivery: DocumentDelivery,
-  ) {
-    this.store = new DocumentStore(ESTIMATE_KIND, database, clock, delivery);
-  }
+  ) {}
 
-  list(query: ListEstimatesDto) {
+  async list(query: ListEstimatesDto): Promise<ListAnswer<EstimateListResponseDto>> {
     const filter: FindOptionsWhere<Estimate> = {
       clientId: clientIdFilter(query.client),
       accepted: query.accepted === undefined ? undefined : query.accepted === 'True',
     };
-    return this.database.read(async (manager) => {
-      const { rows, meta } = await this.store.listLive(manager, filter, query);
-      return { data: rows.map(toListItem), ...(meta && { meta }) };
-    });
+    return listResponse(await this.estimates.list(filter, query), toListItem);
   }
 
   /** The client's live estimates, for `GET /client/{id}`: one query. */
-  listForClient(clientId: number) {
-    return this.database.read(async (manager) => {
-      const { rows } = await this.store.listLive(manager, { clientId });
-      return rows.map(toClientListItem);
-    });
+  async listForClient(clientId: number) {
+    const estimates = await this.estimates.listAll({ clientId });
+    return estimates.map(toClientListItem);
   }
 
-  /** Three queries whatever the estimate holds: the estimate, its lines, its sends. */
+  /**
+   * Three statements whatever the estimate holds: the estimate, its lines, its sends; and one
+   * for the sends' delivery states when it has been sent.
+   */
   get(id: number) {
-    return this.database.read(async (manager) => {
-      const estimate = await this.store.findLive(manager, id);
-      const lines = await this.store.lines(manager, id);
-      const sends = await this.store.sendLog(manager, id);
-      return toDetail(estimate, lines, sends);
+    return this.database.read(async () => {
+      const estimate = await this.liveEstimate(id);
+      const lines = await this.lines.read(id);
+      const sends = await this.estimates.sendLog(id);
+      const deliveries = await this.delivery.deliveryStates(
+        'estimate',
+        sends.map((entry) => entry.id),
+      );
+      return toDetail(estimate, lines, sends, deliveries);
     });
   }
 
@@ -83,20 +76,21 @@ export class EstimatesService {
    * out once the read is over.
    */
   async pdf(id: number): Promise<StreamableFile> {
-    const view = await this.database.read(async (manager) => {
-      const estimate = await this.store.findLive(manager, id);
-      const lines = await this.store.lines(manager, id);
+    const view = await this.database.read(async () => {
+      const estimate = await this.liveEstimate(id);
+      const lines = await this.lines.read(id);
       return toDocumentView('estimate', estimate.estimateNo, estimate, lines);
     });
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
 
-  create(input: CreateEstimateDto) {
-    return this.database.transaction(async (manager) => {
-      const draft = await draftDocument(manager, input, null, this.draftDefaults());
+  create(input: CreateEstimateDto): Promise<EstimateWriteResponseDto> {
+    return this.database.transaction(async () => {
+      const draft = await this.drafts.draft(input, null);
       const now = this.clock.now();
-      const estimate = manager.create(Estimate, {
+      const estimate = this.estimates.create({
+        ...draftColumns(draft),
         shortCode: generateShortCode(),
         estimateNo: input.estimate_no,
         accepted: input.accepted === 'True',
@@ -105,46 +99,46 @@ export class EstimatesService {
         updatedAt: now,
         deletedAt: null,
       });
-      applyDraft(estimate, draft);
-      await this.store.insert(manager, estimate);
-      const lines = await this.store.insertLines(manager, estimate.id, draft.lines);
+      await this.estimates.insert(estimate);
+      const lines = await this.lines.insert(estimate.id, draft.lines);
       return toWriteResult(estimate, lines);
     });
   }
 
-  update(id: number, input: UpdateEstimateDto) {
-    return this.database.transaction(async (manager) => {
-      const estimate = await this.store.findLive(manager, id, true);
-      const storedLines = await this.store.lines(manager, id);
-      const existing = { record: estimate, lines: storedLines };
-      const draft = await draftDocument(manager, input, existing, this.draftDefaults());
-      applyDraft(estimate, draft);
-      estimate.estimateNo = input.estimate_no;
+  update(id: number, input: UpdateEstimateDto): Promise<EstimateWriteResponseDto> {
+    return this.database.transaction(async () => {
+      const estimate = await this.liveEstimate(id, true);
+      const storedLines = await this.lines.read(id);
+      const draft = await this.drafts.draft(input, { record: estimate, lines: storedLines });
+      Object.assign(estimate, draftColumns(draft), {
+        estimateNo: input.estimate_no,
+        updatedAt: this.clock.now(),
+      });
       if (input.accepted !== undefined) estimate.accepted = input.accepted === 'True';
-      estimate.updatedAt = this.clock.now();
-      await this.store.update(manager, estimate);
-      const lines = await this.store.replaceLines(manager, id, draft.lines);
+      await this.estimates.update(estimate);
+      // Rewritten even when `items` was left out: a new currency re-rounds them.
+      const lines = await this.lines.replace(id, draft.lines);
       return toWriteResult(estimate, lines);
     });
   }
 
   /**
    * Beyond the specification: the estimate becomes an invoice (same client, lines, currency,
-   * tax, description and note; Not Paid) and is marked accepted. The estimate's row lock makes
-   * a concurrent second conversion wait, then find it converted: 409.
+   * tax, description and note; Not Paid) and is marked accepted, in one transaction that the
+   * invoices feature's write joins. The estimate's row lock makes a concurrent second
+   * conversion wait, then find it converted: 409.
    */
-  convert(id: number, input: ConvertEstimateDto) {
-    return this.database.transaction(async (manager) => {
-      const estimate = await this.store.findLive(manager, id, true);
+  convert(id: number, input: ConvertEstimateDto): Promise<InvoiceWriteResponseDto> {
+    return this.database.transaction(async () => {
+      const estimate = await this.liveEstimate(id, true);
       if (estimate.convertedInvoiceId !== null) {
         throw new DomainException(
           'ESTIMATE_ALREADY_CONVERTED',
           `Estimate ${estimate.estimateNo} was already converted to invoice ${estimate.convertedInvoiceId}`,
         );
       }
-      const lines = await this.store.lines(manager, id);
-      const draft = await draftDocument(
-        manager,
+      const lines = await this.lines.read(id);
+      const draft = await this.drafts.draft(
         {
           client: String(estimate.clientId),
           description: estimate.description,
@@ -156,36 +150,61 @@ export class EstimatesService {
           items: lines,
         },
         null,
-        this.draftDefaults(),
       );
-      const invoice = await this.invoices.insertInvoice(manager, draft, {
+      const invoice = await this.invoices.createFromDraft(draft, {
         invoiceNo: input.invoice_no,
         paymentStatus: 'Not Paid',
       });
-      await manager.update(Estimate, id, {
-        accepted: true,
-        convertedInvoiceId: parseInt(invoice.invoice[0].id, 10),
-        updatedAt: this.clock.now(),
-      });
-      return invoice;
+      await this.estimates.markConverted(id, invoice.id, this.clock.now());
+      return invoice.response;
     });
   }
 
-  async send(input: SendDocumentDto) {
-    const { document, entry } = await this.store.send(input);
-    return { message: `Estimate ${document.estimateNo} sent to ${entry.email}` };
+  /**
+   * Appends to the send log and queues the e-mail in the same transaction: the outbox row holds
+   * the estimate as it is now, and the worker delivers it after the answer. A refused send
+   * (unknown or archived id) writes neither.
+   */
+  send(input: SendDocumentDto) {
+    return this.database.transaction(async () => {
+      const estimate = await this.liveEstimateNamed(input.id);
+      const lines = await this.lines.read(estimate.id);
+      const entry = await this.estimates.insertSendLogEntry(estimate.id, {
+        email: input.email,
+        phone: input.phone ?? '',
+        sentAt: this.clock.now(),
+      });
+      await this.delivery.enqueue({
+        kind: 'estimate',
+        documentId: estimate.id,
+        sendLogEntryId: entry.id,
+        recipient: entry.email,
+        view: toDocumentView('estimate', estimate.estimateNo, estimate, lines),
+      });
+      return { message: `Estimate ${estimate.estimateNo} sent to ${entry.email}` };
+    });
   }
 
-  async archive(id: number) {
-    const estimate = await this.store.archive(id);
-    return { id: String(estimate.id) };
+  /** DELETE: the row stays, marked archived; its lines and sends stay too. */
+  archive(id: number) {
+    return this.database.transaction(async () => {
+      const estimate = await this.liveEstimate(id, true);
+      await this.estimates.archive(id, this.clock.now());
+      return { id: String(estimate.id) };
+    });
   }
 
-  private draftDefaults() {
-    return {
-      currency: this.config.defaultCurrency,
-      today: this.clock.today(),
-      clientLock: this.database.lockForShare,
-    };
+  /** A live estimate, or 404; `forUpdate` holds its row until the transaction ends. */
+  private async liveEstimate(id: number, forUpdate = false): Promise<Estimate> {
+    const estimate = await this.estimates.findLive(id, { forUpdate });
+    if (!estimate) throw DomainException.notFound('Estimate', String(id));
+    return estimate;
+  }
+
+  /** The live estimate an `id` parameter names (digits, any length), or 404. */
+  private async liveEstimateNamed(idText: string, forUpdate = false): Promise<Estimate> {
+    const id = parseId(idText);
+    if (id === null) throw DomainException.notFound('Estimate', idText);
+    return this.liveEstimate(id, forUpdate);
   }
 }

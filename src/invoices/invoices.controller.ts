@@ -3,6 +3,7 @@ import { ChangesState } from '../http/auth/changes-state.decorator';
 import { MessageResponseDto } from '../http/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
+import { ListAnswer } from '../database/find-list';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
@@ -33,7 +34,7 @@ export class InvoicesController {
     success: InvoiceListResponseDto,
     errors: { 422: 'A malformed filter or page' },
   })
-  list(@RequestInput() query: ListInvoicesDto): Promise<InvoiceListResponseDto> {
+  list(@RequestInput() query: ListInvoicesDto): Promise<ListAnswer<InvoiceListResponseDto>> {
     return this.invoices.list(query);
   }
 

@@ -1,6 +1,7 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, jsonMoney } from '../common/money/money';
 import { outstandingBalance } from '../documents/domain/document-totals';
+import { DeliveryRecord } from '../delivery/entities/outbox-message.entity';
 import {
   customerFields,
   dateFields,
@@ -46,18 +47,22 @@ export function toListItem(invoice: Invoice): InvoiceWithTimestampsDto {
   return { ...invoiceFields(invoice), ...timestampFields(invoice) };
 }
 
-/** `GET /invoice/{id}`: no timestamps on the invoice; lines with amounts, payments, sends. */
+/**
+ * `GET /invoice/{id}`: no timestamps on the invoice; lines with amounts, payments, sends with
+ * their delivery records by send-log entry id.
+ */
 export function toDetail(
   invoice: Invoice,
   lines: InvoiceLineItem[],
   payments: InvoicePayment[],
   sends: InvoiceSendLogEntry[],
+  deliveries: Map<number, DeliveryRecord>,
 ): InvoiceReadResponseDto {
   return {
     invoice: [invoiceFields(invoice)],
     items: lines.map((line) => toLineItemRead(line, invoice.currency)),
     payments: payments.map((payment) => toPaymentEntry(payment, invoice.currency)),
-    send_log: sends.map(toSendLogEntry),
+    send_log: sends.map((entry) => toSendLogEntry(entry, deliveries.get(entry.id))),
   };
 }
 

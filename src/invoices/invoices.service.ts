@@ -1,50 +1,40 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { EntityManager, FindOptionsWhere } from 'typeorm';
+import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { parseId } from '../common/input-rules';
 import { dateRange } from '../common/list-query.dto';
-import { minorUnits } from '../common/money/currency';
 import { ZERO } from '../common/money/decimal';
-import { formatMoney, hasAtMostPlaces } from '../common/money/money';
+import { formatMoney } from '../common/money/money';
 import { generateShortCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
-import { applyDraft, DocumentDraft, draftDocument } from '../documents/document-draft';
-import { DocumentKind, DocumentStore } from '../documents/document-store';
+import { DocumentDrafts } from '../documents/document-drafts';
+import { DocumentDraft, draftColumns } from '../documents/domain/document-draft';
 import { clientIdFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
+import { checkUpdateAgainstPayments } from './domain/invoice-update';
 import {
   applyPayment,
+  checkPaymentDecimals,
   COMPLETED_PAYMENT,
   DEFAULT_PAYMENT_METHOD,
   PaymentStatus,
 } from './domain/payment-status';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
+import { InvoiceListResponseDto, InvoiceWriteResponseDto } from './dto/invoice-response.dto';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
-import { InvoiceLineItem } from './entities/invoice-line-item.entity';
-import { InvoicePayment } from './entities/invoice-payment.entity';
-import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
+import { InvoiceLinesRepository } from './invoice-lines.repository';
 import { toDetail, toListItem, toWriteResult } from './invoices.mapper';
-
-const INVOICE_KIND: DocumentKind<Invoice, InvoiceLineItem, InvoiceSendLogEntry> = {
-  name: 'invoice',
-  document: Invoice,
-  lineItem: InvoiceLineItem,
-  sendLogEntry: InvoiceSendLogEntry,
-  parentKey: 'invoiceId',
-  numberKey: 'invoiceNo',
-  numberParam: 'invoice_no',
-  numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
-  duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
-  amountPaid: (invoice) => invoice.amountPaid,
-};
+import { InvoicesRepository } from './invoices.repository';
 
 /** Fields of an invoice's own row that a draft does not decide. */
 export interface InvoiceIdentity {
@@ -52,50 +42,54 @@ export interface InvoiceIdentity {
   paymentStatus: PaymentStatus;
 }
 
+/** A new invoice: its id, and the answer add gives. */
+export interface CreatedInvoice {
+  id: number;
+  response: InvoiceWriteResponseDto;
+}
+
 @Injectable()
 export class InvoicesService {
-  private readonly store: DocumentStore<Invoice, InvoiceLineItem, InvoiceSendLogEntry>;
-
   constructor(
     private readonly database: Database,
+    private readonly invoices: InvoicesRepository,
+    private readonly lines: InvoiceLinesRepository,
+    private readonly drafts: DocumentDrafts,
+    private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    delivery: DocumentDelivery,
-  ) {
-    this.store = new DocumentStore(INVOICE_KIND, database, clock, delivery);
-  }
+  ) {}
 
-  list(query: ListInvoicesDto) {
+  async list(query: ListInvoicesDto): Promise<ListAnswer<InvoiceListResponseDto>> {
     const filter: FindOptionsWhere<Invoice> = {
       clientId: clientIdFilter(query.client),
       paymentStatus: query.payment_status,
       issueDate: dateRange(query.from, query.to),
     };
-    return this.database.read(async (manager) => {
-      const { rows, meta } = await this.store.listLive(manager, filter, query);
-      return { data: rows.map(toListItem), ...(meta && { meta }) };
-    });
+    return listResponse(await this.invoices.list(filter, query), toListItem);
   }
 
   /** The client's live invoices, for `GET /client/{id}`: one query. */
-  listForClient(clientId: number) {
-    return this.database.read(async (manager) => {
-      const { rows } = await this.store.listLive(manager, { clientId });
-      return rows.map(toListItem);
-    });
+  async listForClient(clientId: number) {
+    const invoices = await this.invoices.listAll({ clientId });
+    return invoices.map(toListItem);
   }
 
-  /** Four queries whatever the invoice holds: the invoice, its lines, payments and sends. */
+  /**
+   * Four statements whatever the invoice holds: the invoice, its lines, payments and sends;
+   * and one for the sends' delivery states when it has been sent.
+   */
   get(id: number) {
-    return this.database.read(async (manager) => {
-      const invoice = await this.store.findLive(manager, id);
-      const lines = await this.store.lines(manager, id);
-      const payments = await manager.find(InvoicePayment, {
-        where: { invoiceId: id },
-        order: { id: 'ASC' },
-      });
-      const sends = await this.store.sendLog(manager, id);
-      return toDetail(invoice, lines, payments, sends);
+    return this.database.read(async () => {
+      const invoice = await this.liveInvoice(id);
+      const lines = await this.lines.read(id);
+      const payments = await this.invoices.payments(id);
+      const sends = await this.invoices.sendLog(id);
+      const deliveries = await this.delivery.deliveryStates(
+        'invoice',
+        sends.map((entry) => entry.id),
+      );
+      return toDetail(invoice, lines, payments, sends, deliveries);
     });
   }
 
@@ -104,80 +98,63 @@ export class InvoicesService {
    * out once the read is over.
    */
   async pdf(id: number): Promise<StreamableFile> {
-    const view = await this.database.read(async (manager) => {
-      const invoice = await this.store.findLive(manager, id);
-      const lines = await this.store.lines(manager, id);
+    const view = await this.database.read(async () => {
+      const invoice = await this.liveInvoice(id);
+      const lines = await this.lines.read(id);
       return toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid);
     });
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
 
-  create(input: CreateInvoiceDto) {
-    return this.database.transaction(async (manager) => {
-      const draft = await draftDocument(manager, input, null, this.draftDefaults());
-      return this.insertInvoice(manager, draft, {
+  create(input: CreateInvoiceDto): Promise<InvoiceWriteResponseDto> {
+    return this.database.transaction(async () => {
+      const draft = await this.drafts.draft(input, null);
+      const invoice = await this.createFromDraft(draft, {
         invoiceNo: input.invoice_no,
         paymentStatus: input.payment_status,
       });
+      return invoice.response;
     });
   }
 
   /**
-   * Writes a new invoice and its lines from a checked draft, inside the caller's transaction:
-   * for add, and for an estimate becoming an invoice.
+   * Writes a new invoice and its lines from a checked draft: for add, and for an estimate
+   * becoming an invoice, whose transaction this joins.
    */
-  async insertInvoice(manager: EntityManager, draft: DocumentDraft, identity: InvoiceIdentity) {
-    const now = this.clock.now();
-    const invoice = manager.create(Invoice, {
-      shortCode: generateShortCode(),
-      invoiceNo: identity.invoiceNo,
-      paymentStatus: identity.paymentStatus,
-      amountPaid: ZERO,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
+  createFromDraft(draft: DocumentDraft, identity: InvoiceIdentity): Promise<CreatedInvoice> {
+    return this.database.transaction(async () => {
+      const now = this.clock.now();
+      const invoice = this.invoices.create({
+        ...draftColumns(draft),
+        shortCode: generateShortCode(),
+        invoiceNo: identity.invoiceNo,
+        paymentStatus: identity.paymentStatus,
+        amountPaid: ZERO,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      await this.invoices.insert(invoice);
+      const lines = await this.lines.insert(invoice.id, draft.lines);
+      return { id: invoice.id, response: toWriteResult(invoice, lines) };
     });
-    applyDraft(invoice, draft);
-    await this.store.insert(manager, invoice);
-    const lines = await this.store.insertLines(manager, invoice.id, draft.lines);
-    return toWriteResult(invoice, lines);
   }
 
-  update(id: number, input: UpdateInvoiceDto) {
-    return this.database.transaction(async (manager) => {
-      const invoice = await this.store.findLive(manager, id, true);
-      const storedLines = await this.store.lines(manager, id);
-      const existing = { record: invoice, lines: storedLines };
-      const draft = await draftDocument(manager, input, existing, this.draftDefaults());
-      if (draft.currency !== invoice.currency && invoice.amountPaid.gt(0)) {
-        throw DomainException.invalidField(
-          'currency',
-          'currency cannot change once payments are recorded',
-        );
-      }
-      if (draft.total.lt(invoice.amountPaid)) {
-        const total = formatMoney(draft.total, draft.currency);
-        const paid = formatMoney(invoice.amountPaid, invoice.currency);
-        const message = `the new total ${total} is below the amount already paid ${paid}`;
-        // The lines and the tax rate make the total: name those this update gave.
-        const given = (['items', 'tax_rate'] as const).filter(
-          (field) => input[field] !== undefined,
-        );
-        throw new DomainException(
-          'TOTAL_BELOW_AMOUNT_PAID',
-          `The new total ${total} is below the amount already paid ${paid}`,
-          Object.fromEntries(
-            (given.length > 0 ? given : ['items']).map((field) => [field, [message]]),
-          ),
-        );
-      }
-      applyDraft(invoice, draft);
-      invoice.invoiceNo = input.invoice_no;
-      invoice.paymentStatus = input.payment_status;
-      invoice.updatedAt = this.clock.now();
-      await this.store.update(manager, invoice);
-      const lines = await this.store.replaceLines(manager, id, draft.lines);
+  update(id: number, input: UpdateInvoiceDto): Promise<InvoiceWriteResponseDto> {
+    return this.database.transaction(async () => {
+      const invoice = await this.liveInvoice(id, true);
+      const storedLines = await this.lines.read(id);
+      const draft = await this.drafts.draft(input, { record: invoice, lines: storedLines });
+      checkUpdateAgainstPayments(invoice, draft, input);
+      Object.assign(invoice, draftColumns(draft), {
+        invoiceNo: input.invoice_no,
+        paymentStatus: input.payment_status,
+        updatedAt: this.clock.now(),
+      });
+      await this.invoices.update(invoice);
+      // Rewritten even when `items` was left out: a new currency re-rounds them.
+      const lines = await this.lines.replace(id, draft.lines);
       return toWriteResult(invoice, lines);
     });
   }
@@ -187,15 +164,9 @@ export class InvoicesService {
    * each other and each sees the balance the previous one left (on SQLite: the write queue).
    */
   recordPayment(input: RecordPaymentDto) {
-    return this.database.transaction(async (manager) => {
-      const invoice = await this.store.findLiveByParameter(manager, input.id, true);
-      const digits = minorUnits(invoice.currency);
-      if (!hasAtMostPlaces(input.amount_paid, digits)) {
-        throw DomainException.invalidField(
-          'amount_paid',
-          `amount_paid must have at most ${digits} decimals for ${invoice.currency}`,
-        );
-      }
+    return this.database.transaction(async () => {
+      const invoice = await this.liveInvoiceNamed(input.id, true);
+      checkPaymentDecimals(input.amount_paid, invoice.currency);
       const decision = applyPayment(
         invoice.total,
         invoice.amountPaid,
@@ -213,7 +184,7 @@ export class InvoicesService {
         );
       }
       const now = this.clock.now();
-      const payment = manager.create(InvoicePayment, {
+      await this.invoices.insertPayment({
         invoiceId: invoice.id,
         reference: `PAY-${generateShortCode()}${generateShortCode()}`,
         status: COMPLETED_PAYMENT,
@@ -222,8 +193,7 @@ export class InvoicesService {
         paymentDate: input.payment_date,
         createdAt: now,
       });
-      await manager.insert(InvoicePayment, payment);
-      await manager.update(Invoice, invoice.id, {
+      await this.invoices.updatePaymentState(invoice.id, {
         amountPaid: decision.amountPaid,
         paymentStatus: decision.paymentStatus,
         updatedAt: now,
@@ -237,28 +207,58 @@ export class InvoicesService {
 
   /** `paid` / `not-paid`: the flag only; no payment is added or removed. */
   setPaymentStatus(id: number, paymentStatus: PaymentStatus) {
-    return this.database.transaction(async (manager) => {
-      const invoice = await this.store.findLive(manager, id, true);
-      await manager.update(Invoice, id, { paymentStatus, updatedAt: this.clock.now() });
+    return this.database.transaction(async () => {
+      const invoice = await this.liveInvoice(id, true);
+      await this.invoices.updatePaymentState(id, { paymentStatus, updatedAt: this.clock.now() });
       return { message: `Invoice ${invoice.invoiceNo} marked as ${paymentStatus.toLowerCase()}` };
     });
   }
 
-  async send(input: SendDocumentDto) {
-    const { document, entry } = await this.store.send(input);
-    return { message: `Invoice ${document.invoiceNo} sent to ${entry.email}` };
+  /**
+   * Appends to the send log and queues the e-mail in the same transaction: the outbox row holds
+   * the invoice as it is now, and the worker delivers it after the answer. A refused send
+   * (unknown or archived id) writes neither.
+   */
+  send(input: SendDocumentDto) {
+    return this.database.transaction(async () => {
+      const invoice = await this.liveInvoiceNamed(input.id);
+      const lines = await this.lines.read(invoice.id);
+      const entry = await this.invoices.insertSendLogEntry(invoice.id, {
+        email: input.email,
+        phone: input.phone ?? '',
+        sentAt: this.clock.now(),
+      });
+      await this.delivery.enqueue({
+        kind: 'invoice',
+        documentId: invoice.id,
+        sendLogEntryId: entry.id,
+        recipient: entry.email,
+        view: toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid),
+      });
+      return { message: `Invoice ${invoice.invoiceNo} sent to ${entry.email}` };
+    });
   }
 
-  async archive(id: number) {
-    const invoice = await this.store.archive(id);
-    return { message: `Invoice ${invoice.invoiceNo} deleted` };
+  /** DELETE: the row stays, marked archived; its lines, payments and sends stay too. */
+  archive(id: number) {
+    return this.database.transaction(async () => {
+      const invoice = await this.liveInvoice(id, true);
+      await this.invoices.archive(id, this.clock.now());
+      return { message: `Invoice ${invoice.invoiceNo} deleted` };
+    });
   }
 
-  private draftDefaults() {
-    return {
-      currency: this.config.defaultCurrency,
-      today: this.clock.today(),
-      clientLock: this.database.lockForShare,
-    };
+  /** A live invoice, or 404; `forUpdate` holds its row until the transaction ends. */
+  private async liveInvoice(id: number, forUpdate = false): Promise<Invoice> {
+    const invoice = await this.invoices.findLive(id, { forUpdate });
+    if (!invoice) throw DomainException.notFound('Invoice', String(id));
+    return invoice;
+  }
+
+  /** The live invoice an `id` parameter names (digits, any length), or 404. */
+  private async liveInvoiceNamed(idText: string, forUpdate = false): Promise<Invoice> {
+    const id = parseId(idText);
+    if (id === null) throw DomainException.notFound('Invoice', idText);
+    return this.liveInvoice(id, forUpdate);
   }
 }

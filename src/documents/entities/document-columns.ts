@@ -9,7 +9,6 @@ import {
   TimestampColumn,
 } from '../../database/columns';
 import { ArchivableRecord } from '../../database/archivable-record';
-import { DeliveryRecord } from '../../delivery/entities/outbox-message.entity';
 
 /*
  * Columns that invoices and estimates share, and those of their line items and send-log
@@ -93,7 +92,4 @@ export abstract class DocumentSendLogRecord {
 
   @TimestampColumn('sent_at')
   sentAt: Date;
-
-  /** Not a column: filled by the send-log read, from the outbox (see joinDeliveryState). */
-  delivery?: DeliveryRecord | null;
 }

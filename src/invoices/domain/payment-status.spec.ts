@@ -1,6 +1,8 @@
+import { DomainException } from '../../common/domain.exception';
 import { Decimal } from '../../common/money/decimal';
 import {
   applyPayment,
+  checkPaymentDecimals,
   DEFAULT_PAYMENT_METHOD,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
@@ -65,5 +67,28 @@ describe('payment statuses and methods', () => {
       'Others',
     ]);
     expect(DEFAULT_PAYMENT_METHOD).toBe('Others');
+  });
+});
+
+describe('checkPaymentDecimals', () => {
+  it("accepts up to the currency's minor digits", () => {
+    expect(() => checkPaymentDecimals(d('10.25'), 'USD')).not.toThrow();
+    expect(() => checkPaymentDecimals(d('10.250'), 'USD')).not.toThrow();
+    expect(() => checkPaymentDecimals(d('1000'), 'JPY')).not.toThrow();
+    expect(() => checkPaymentDecimals(d('0.125'), 'KWD')).not.toThrow();
+  });
+
+  it('refuses more, naming amount_paid and the currency', () => {
+    expect(() => checkPaymentDecimals(d('10.5'), 'JPY')).toThrow(DomainException);
+    try {
+      checkPaymentDecimals(d('0.001'), 'USD');
+    } catch (error) {
+      expect(error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        errors: { amount_paid: ['amount_paid must have at most 2 decimals for USD'] },
+      });
+      return;
+    }
+    throw new Error('the payment was accepted');
   });
 });

@@ -1,4 +1,7 @@
+import { DomainException } from '../../common/domain.exception';
+import { minorUnits } from '../../common/money/currency';
 import { Decimal } from '../../common/money/decimal';
+import { hasAtMostPlaces } from '../../common/money/money';
 import { outstandingBalance } from '../../documents/domain/document-totals';
 
 export const PAYMENT_STATUSES = ['Paid', 'Not Paid'] as const;
@@ -39,4 +42,15 @@ export function applyPayment(
     amountPaid: newAmountPaid,
     paymentStatus: settled ? 'Paid' : currentStatus,
   };
+}
+
+/** A payment has at most the minor digits of the invoice's currency (422 otherwise). */
+export function checkPaymentDecimals(amount: Decimal, currency: string): void {
+  const digits = minorUnits(currency);
+  if (!hasAtMostPlaces(amount, digits)) {
+    throw DomainException.invalidField(
+      'amount_paid',
+      `amount_paid must have at most ${digits} decimals for ${currency}`,
+    );
+  }
 }

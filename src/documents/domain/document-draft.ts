@@ -1,12 +1,9 @@
-import { EntityManager } from 'typeorm';
-import { Client } from '../clients/entities/client.entity';
-import { DomainException } from '../common/domain.exception';
-import { parseId } from '../common/input-rules';
-import { LIVE } from '../database/columns';
-import { Decimal, ZERO } from '../common/money/decimal';
-import { DocumentTotals, LineInput, moneyOverLimit, priceDocument } from './domain/document-totals';
-import { DocumentInputDto } from './dto/document-input.dto';
-import { DocumentRecord } from './entities/document-columns';
+import type { DocumentClient } from '../../clients/clients.service';
+import { DomainException } from '../../common/domain.exception';
+import { Decimal, ZERO } from '../../common/money/decimal';
+import type { DocumentInputDto } from '../dto/document-input.dto';
+import type { DocumentRecord } from '../entities/document-columns';
+import { DocumentTotals, LineInput, moneyOverLimit, priceDocument } from './document-totals';
 
 /** Everything an add or update of an invoice or estimate writes, worked out and checked. */
 export interface DocumentDraft extends DocumentTotals {
@@ -28,8 +25,6 @@ export type DocumentFields = Omit<DocumentInputDto, 'items'> & { items?: LineInp
 export interface DraftDefaults {
   currency: string;
   today: string;
-  /** Held on the client row until commit, so it cannot be archived under a new document. */
-  clientLock?: { mode: 'pessimistic_read' };
 }
 
 /** What an update starts from: the stored document and its lines. */
@@ -39,28 +34,17 @@ export interface ExistingDocument {
 }
 
 /**
- * Applies CONTRACT.md's shared rules: the client must be live (422; an update may keep an
- * archived one), customer fields are
- * copied from it, omitted optional fields keep their stored value (or take their default),
- * due date not before issue date, totals priced exactly and below 10^13.
+ * Applies CONTRACT.md's shared rules: the client must exist (`client`, null when the input
+ * names none that may be used: 422), customer fields are copied from it, omitted optional
+ * fields keep their stored value (or take their default), due date not before issue date,
+ * totals priced exactly and below 10^13.
  */
-export async function draftDocument(
-  manager: EntityManager,
+export function draftDocument(
   input: DocumentFields,
   existing: ExistingDocument | null,
+  client: DocumentClient | null,
   defaults: DraftDefaults,
-): Promise<DocumentDraft> {
-  // A document may stay with its client after the client is archived; moving a document to
-  // a client, or creating one, needs a live client.
-  const clientId = parseId(input.client);
-  const keepsItsClient = existing?.record.clientId === clientId;
-  const client =
-    clientId === null
-      ? null
-      : await manager.findOne(Client, {
-          where: keepsItsClient ? { id: clientId } : { id: clientId, ...LIVE },
-          lock: defaults.clientLock,
-        });
+): DocumentDraft {
   if (!client) {
     throw new DomainException('UNKNOWN_CLIENT', `Client ${input.client} does not exist`, {
       client: [`client ${input.client} does not exist or is archived`],
@@ -102,19 +86,38 @@ export async function draftDocument(
   };
 }
 
-/** Copies a draft's document-level fields onto the entity. */
-export function applyDraft(record: DocumentRecord, draft: DocumentDraft): void {
-  record.clientId = draft.clientId;
-  record.customerName = draft.customerName;
-  record.customerPhone = draft.customerPhone;
-  record.customerAddress = draft.customerAddress;
-  record.description = draft.description;
-  record.currency = draft.currency;
-  record.taxRate = draft.taxRate;
-  record.subTotal = draft.subTotal;
-  record.taxAmount = draft.taxAmount;
-  record.total = draft.total;
-  record.issueDate = draft.issueDate;
-  record.dueDate = draft.dueDate;
-  record.note = draft.note;
+/** The columns of a document row that a draft decides. */
+export type DraftColumns = Pick<
+  DocumentRecord,
+  | 'clientId'
+  | 'customerName'
+  | 'customerPhone'
+  | 'customerAddress'
+  | 'description'
+  | 'currency'
+  | 'taxRate'
+  | 'subTotal'
+  | 'taxAmount'
+  | 'total'
+  | 'issueDate'
+  | 'dueDate'
+  | 'note'
+>;
+
+export function draftColumns(draft: DocumentDraft): DraftColumns {
+  return {
+    clientId: draft.clientId,
+    customerName: draft.customerName,
+    customerPhone: draft.customerPhone,
+    customerAddress: draft.customerAddress,
+    description: draft.description,
+    currency: draft.currency,
+    taxRate: draft.taxRate,
+    subTotal: draft.subTotal,
+    taxAmount: draft.taxAmount,
+    total: draft.total,
+    issueDate: draft.issueDate,
+    dueDate: draft.dueDate,
+    note: draft.note,
+  };
 }

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+import { DocumentRepository } from '../documents/document.repository';
+import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
+import { Estimate } from './entities/estimate.entity';
+
+/** Estimates and their send log. */
+@Injectable()
+export class EstimatesRepository extends DocumentRepository<Estimate, EstimateSendLogEntry> {
+  constructor(database: Database) {
+    super(database, {
+      kind: 'estimate',
+      document: Estimate,
+      sendLogEntry: EstimateSendLogEntry,
+      sendLogParentKey: 'estimateId',
+      numberKey: 'estimateNo',
+      numberParam: 'estimate_no',
+      numberIndex: ['uq_estimates_live_estimate_no', 'estimates.estimate_no'],
+      duplicateNumberCode: 'DUPLICATE_ESTIMATE_NO',
+    });
+  }
+
+  /** The estimate became this invoice, and so is accepted. */
+  async markConverted(id: number, invoiceId: number, at: Date): Promise<void> {
+    await this.database.manager.update(Estimate, id, {
+      accepted: true,
+      convertedInvoiceId: invoiceId,
+      updatedAt: at,
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { DomainException } from '../../common/domain.exception';
+import { Decimal } from '../../common/money/decimal';
+import { formatMoney } from '../../common/money/money';
+
+/** What an invoice holds that its recorded payments constrain. */
+export interface PaidInvoice {
+  currency: string;
+  amountPaid: Decimal;
+}
+
+/**
+ * CONTRACT.md, update: once payments are recorded the currency stays, and the new total may
+ * not fall below the amount already paid. `given` is the update's input: a total below the
+ * amount paid is reported against the fields that make the total (items, tax_rate) it gave.
+ */
+export function checkUpdateAgainstPayments(
+  stored: PaidInvoice,
+  updated: { currency: string; total: Decimal },
+  given: { items?: unknown; tax_rate?: unknown },
+): void {
+  if (updated.currency !== stored.currency && stored.amountPaid.gt(0)) {
+    throw DomainException.invalidField(
+      'currency',
+      'currency cannot change once payments are recorded',
+    );
+  }
+  if (updated.total.lt(stored.amountPaid)) {
+    const total = formatMoney(updated.total, updated.currency);
+    const paid = formatMoney(stored.amountPaid, stored.currency);
+    const message = `the new total ${total} is below the amount already paid ${paid}`;
+    const named = (['items', 'tax_rate'] as const).filter((field) => given[field] !== undefined);
+    throw new DomainException(
+      'TOTAL_BELOW_AMOUNT_PAID',
+      `The new total ${total} is below the amount already paid ${paid}`,
+      Object.fromEntries((named.length > 0 ? named : ['items']).map((field) => [field, [message]])),
+    );
+  }
+}

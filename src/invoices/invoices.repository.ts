@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../database/database';
+import { DocumentRepository } from '../documents/document.repository';
+import { InvoicePayment } from './entities/invoice-payment.entity';
+import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
+import { Invoice } from './entities/invoice.entity';
+
+/** What a payment changes on its invoice. */
+export type PaymentState = Pick<Invoice, 'amountPaid' | 'paymentStatus' | 'updatedAt'>;
+
+/** Invoices, their send log and their payments. */
+@Injectable()
+export class InvoicesRepository extends DocumentRepository<Invoice, InvoiceSendLogEntry> {
+  constructor(database: Database) {
+    super(database, {
+      kind: 'invoice',
+      document: Invoice,
+      sendLogEntry: InvoiceSendLogEntry,
+      sendLogParentKey: 'invoiceId',
+      numberKey: 'invoiceNo',
+      numberParam: 'invoice_no',
+      numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
+      duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
+    });
+  }
+
+  /** Sets the invoice's payment status, or its amount paid and status after a payment. */
+  async updatePaymentState(
+    id: number,
+    state: Pick<PaymentState, 'paymentStatus' | 'updatedAt'> & Partial<PaymentState>,
+  ): Promise<void> {
+    await this.database.manager.update(Invoice, id, state);
+  }
+
+  /** The invoice's payments, oldest first. */
+  payments(invoiceId: number): Promise<InvoicePayment[]> {
+    return this.database.manager.find(InvoicePayment, {
+      where: { invoiceId },
+      order: { id: 'ASC' },
+    });
+  }
+
+  /** Inserts a payment; its id is set on it. */
+  async insertPayment(fields: Omit<InvoicePayment, 'id'>): Promise<InvoicePayment> {
+    const payment = this.database.manager.create(InvoicePayment, fields);
+    await this.database.manager.insert(InvoicePayment, payment);
+    return payment;
+  }
+}
