@@ -322,8 +322,9 @@ describe('Delivery over SMTP', () => {
 
 /** The claim of a row as a (possibly dead) instance would hold it, with its lease end. */
 async function setClaim(test: TestApp, id: number, leaseEnd: Date): Promise<void> {
-  await test.app.get(Database).transaction(async (manager) => {
-    await manager.update(OutboxMessage, id, {
+  const database = test.app.get(Database);
+  await database.transaction(async () => {
+    await database.manager.update(OutboxMessage, id, {
       status: 'sending',
       claimedAt: new Date(leaseEnd.getTime() - 3_600_000),
       nextAttemptAt: leaseEnd,

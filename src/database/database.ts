@@ -51,15 +51,15 @@ export class Database {
    * Reads without a transaction: each statement sees committed data, so a read whose parts
    * must agree (a document and its lines) is written as one statement. No BEGIN, no COMMIT.
    */
-  read<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work(this.manager);
-    return this.inQueue(() => work(this.manager));
+  read<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work();
+    return this.inQueue(work);
   }
 
   /** Writes that must agree happen together or not at all. Inside a transaction, joins it. */
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.inTransaction) return work(this.manager);
-    const run = () => this.host.withTransaction(() => work(this.manager));
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction) return work();
+    const run = () => this.host.withTransaction(work);
     if (this.queue) return this.inQueue(run);
     for (let attempt = 1; ; attempt++) {
       try {

@@ -64,8 +64,8 @@ export async function findList<T extends ArchivableRecord>(
   const request = listRequest(query);
 
   if (request.kind === 'page') {
-    const [rows, total] = await database.read((manager) =>
-      manager.findAndCount(entity, {
+    const [rows, total] = await database.read(() =>
+      database.manager.findAndCount(entity, {
         where,
         order,
         skip: (request.page - 1) * request.per_page,
@@ -77,8 +77,12 @@ export async function findList<T extends ArchivableRecord>(
 
   if (request.kind === 'after') {
     // One row more than the page tells whether another page follows.
-    const found = await database.read((manager) =>
-      manager.find(entity, { where: after(request.after), order, take: request.per_page + 1 }),
+    const found = await database.read(() =>
+      database.manager.find(entity, {
+        where: after(request.after),
+        order,
+        take: request.per_page + 1,
+      }),
     );
     const rows = found.slice(0, request.per_page);
     const more = found.length > request.per_page;
@@ -87,8 +91,8 @@ export async function findList<T extends ArchivableRecord>(
   }
 
   const batchAfter = (id: number) =>
-    database.read((manager) =>
-      manager.find(entity, { where: after(id), order, take: LIST_BATCH_SIZE }),
+    database.read(() =>
+      database.manager.find(entity, { where: after(id), order, take: LIST_BATCH_SIZE }),
     );
   const first = await batchAfter(0);
   return new StreamedList(first, async function* () {
@@ -106,8 +110,8 @@ export function findAll<T extends ArchivableRecord>(
   entity: EntityTarget<T>,
   where: FindOptionsWhere<T>,
 ): Promise<T[]> {
-  return database.read((manager) =>
-    manager.find(entity, { where, order: { id: 'ASC' } as FindOptionsOrder<T> }),
+  return database.read(() =>
+    database.manager.find(entity, { where, order: { id: 'ASC' } as FindOptionsOrder<T> }),
   );
 }
 
