@@ -101,15 +101,6 @@ export abstract class DocumentRepository<
     return entry;
   }
 
-  /** The document's sends, oldest first. */
-  sendLog(documentId: number): Promise<S[]> {
-    return this.database.manager
-      .createQueryBuilder(this.tables.sendLogEntry, 'entry')
-      .where({ [this.tables.sendLogParentKey]: documentId })
-      .orderBy('entry.id', 'ASC')
-      .getMany();
-  }
-
   /**
    * A clash on the live-number unique index (a concurrent request took the number) answers
    * 409; a friendly check first answers the common case without a failed write.

@@ -3,6 +3,7 @@ import { Database } from '../database/database';
 import { DocumentRepository } from '../documents/document.repository';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
+import { EstimateDetailRecord, readEstimateDetail } from './estimate-detail.query';
 
 /** Estimates and their send log. */
 @Injectable()
@@ -21,6 +22,14 @@ export class EstimatesRepository extends DocumentRepository<Estimate, EstimateSe
   }
 
   /** The estimate became this invoice, and so is accepted. */
+  /**
+   * The live estimate with its lines and send log, or null: one statement, so every part is
+   * read at the same moment without a transaction.
+   */
+  findLiveDetail(id: number): Promise<EstimateDetailRecord | null> {
+    return readEstimateDetail(this.database.manager, id);
+  }
+
   async markConverted(id: number, invoiceId: number, at: Date): Promise<void> {
     await this.database.manager.update(Estimate, id, {
       accepted: true,

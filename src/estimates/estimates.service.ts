@@ -19,10 +19,15 @@ import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
 import { CreateEstimateDto } from './dto/create-estimate.dto';
-import { EstimateListResponseDto, EstimateWriteResponseDto } from './dto/estimate-response.dto';
+import {
+  EstimateListResponseDto,
+  EstimateReadResponseDto,
+  EstimateWriteResponseDto,
+} from './dto/estimate-response.dto';
 import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { Estimate } from './entities/estimate.entity';
+import { EstimateDetailRecord } from './estimate-detail.query';
 import { EstimateLinesRepository } from './estimate-lines.repository';
 import { toClientListItem, toDetail, toListItem, toWriteResult } from './estimates.mapper';
 import { EstimatesRepository } from './estimates.repository';
@@ -55,32 +60,22 @@ export class EstimatesService {
   }
 
   /**
-   * Three statements whatever the estimate holds: the estimate, its lines, its sends; and one
+   * One statement whatever the estimate holds (the estimate, its lines and sends), and one more
    * for the sends' delivery states when it has been sent.
    */
-  get(id: number) {
-    return this.database.read(async () => {
-      const estimate = await this.liveEstimate(id);
-      const lines = await this.lines.read(id);
-      const sends = await this.estimates.sendLog(id);
-      const deliveries = await this.delivery.deliveryStates(
-        'estimate',
-        sends.map((entry) => entry.id),
-      );
-      return toDetail(estimate, lines, sends, deliveries);
-    });
+  async get(id: number): Promise<EstimateReadResponseDto> {
+    const { estimate, lines, sends } = await this.liveDetail(id);
+    const deliveries = await this.delivery.deliveryStates(
+      'estimate',
+      sends.map((entry) => entry.id),
+    );
+    return toDetail(estimate, lines, sends, deliveries);
   }
 
-  /**
-   * The estimate as a PDF named after its number: the estimate and its lines in one read, laid
-   * out once the read is over.
-   */
+  /** The estimate as a PDF named after its number, laid out from one read of it and its lines. */
   async pdf(id: number): Promise<StreamableFile> {
-    const view = await this.database.read(async () => {
-      const estimate = await this.liveEstimate(id);
-      const lines = await this.lines.read(id);
-      return toDocumentView('estimate', estimate.estimateNo, estimate, lines);
-    });
+    const { estimate, lines } = await this.liveDetail(id);
+    const view = toDocumentView('estimate', estimate.estimateNo, estimate, lines);
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -192,6 +187,13 @@ export class EstimatesService {
       await this.estimates.archive(id, this.clock.now());
       return { id: String(estimate.id) };
     });
+  }
+
+  /** A live estimate with its lines and send log, or 404. */
+  private async liveDetail(id: number): Promise<EstimateDetailRecord> {
+    const detail = await this.database.read(() => this.estimates.findLiveDetail(id));
+    if (!detail) throw DomainException.notFound('Estimate', String(id));
+    return detail;
   }
 
   /** A live estimate, or 404; `forUpdate` holds its row until the transaction ends. */

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database';
 import { DocumentRepository } from '../documents/document.repository';
-import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
+import { InvoicePayment } from './entities/invoice-payment.entity';
 import { Invoice } from './entities/invoice.entity';
+import { InvoiceDetailRecord, readInvoiceDetail } from './invoice-detail.query';
 
 /** What a payment changes on its invoice. */
 export type PaymentState = Pick<Invoice, 'amountPaid' | 'paymentStatus' | 'updatedAt'>;
@@ -32,12 +33,12 @@ export class InvoicesRepository extends DocumentRepository<Invoice, InvoiceSendL
     await this.database.manager.update(Invoice, id, state);
   }
 
-  /** The invoice's payments, oldest first. */
-  payments(invoiceId: number): Promise<InvoicePayment[]> {
-    return this.database.manager.find(InvoicePayment, {
-      where: { invoiceId },
-      order: { id: 'ASC' },
-    });
+  /**
+   * The live invoice with its lines, payments and send log, or null: one statement, so every
+   * part is read at the same moment without a transaction.
+   */
+  findLiveDetail(id: number): Promise<InvoiceDetailRecord | null> {
+    return readInvoiceDetail(this.database.manager, id);
   }
 
   /** Inserts a payment; its id is set on it. */

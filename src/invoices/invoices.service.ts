@@ -27,11 +27,16 @@ import {
   PaymentStatus,
 } from './domain/payment-status';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
-import { InvoiceListResponseDto, InvoiceWriteResponseDto } from './dto/invoice-response.dto';
+import {
+  InvoiceListResponseDto,
+  InvoiceReadResponseDto,
+  InvoiceWriteResponseDto,
+} from './dto/invoice-response.dto';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import { Invoice } from './entities/invoice.entity';
+import { InvoiceDetailRecord } from './invoice-detail.query';
 import { InvoiceLinesRepository } from './invoice-lines.repository';
 import { toDetail, toListItem, toWriteResult } from './invoices.mapper';
 import { InvoicesRepository } from './invoices.repository';
@@ -76,33 +81,22 @@ export class InvoicesService {
   }
 
   /**
-   * Four statements whatever the invoice holds: the invoice, its lines, payments and sends;
-   * and one for the sends' delivery states when it has been sent.
+   * One statement whatever the invoice holds (the invoice, its lines, payments and sends), and
+   * one more for the sends' delivery states when it has been sent.
    */
-  get(id: number) {
-    return this.database.read(async () => {
-      const invoice = await this.liveInvoice(id);
-      const lines = await this.lines.read(id);
-      const payments = await this.invoices.payments(id);
-      const sends = await this.invoices.sendLog(id);
-      const deliveries = await this.delivery.deliveryStates(
-        'invoice',
-        sends.map((entry) => entry.id),
-      );
-      return toDetail(invoice, lines, payments, sends, deliveries);
-    });
+  async get(id: number): Promise<InvoiceReadResponseDto> {
+    const { invoice, lines, payments, sends } = await this.liveDetail(id);
+    const deliveries = await this.delivery.deliveryStates(
+      'invoice',
+      sends.map((entry) => entry.id),
+    );
+    return toDetail(invoice, lines, payments, sends, deliveries);
   }
 
-  /**
-   * The invoice as a PDF named after its number: the invoice and its lines in one read, laid
-   * out once the read is over.
-   */
+  /** The invoice as a PDF named after its number, laid out from one read of it and its lines. */
   async pdf(id: number): Promise<StreamableFile> {
-    const view = await this.database.read(async () => {
-      const invoice = await this.liveInvoice(id);
-      const lines = await this.lines.read(id);
-      return toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid);
-    });
+    const { invoice, lines } = await this.liveDetail(id);
+    const view = toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid);
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -246,6 +240,13 @@ export class InvoicesService {
       await this.invoices.archive(id, this.clock.now());
       return { message: `Invoice ${invoice.invoiceNo} deleted` };
     });
+  }
+
+  /** A live invoice with its lines, payments and send log, or 404. */
+  private async liveDetail(id: number): Promise<InvoiceDetailRecord> {
+    const detail = await this.database.read(() => this.invoices.findLiveDetail(id));
+    if (!detail) throw DomainException.notFound('Invoice', String(id));
+    return detail;
   }
 
   /** A live invoice, or 404; `forUpdate` holds its row until the transaction ends. */

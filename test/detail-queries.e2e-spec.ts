@@ -1,0 +1,499 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { Decimal } from '../src/common/money/decimal';
+import { LIVE } from '../src/database/columns';
+import { jsonRows } from '../src/database/json-rows';
+import { EstimateLineItem } from '../src/estimates/entities/estimate-line-item.entity';
+import { EstimateSendLogEntry } from '../src/estimates/entities/estimate-send-log-entry.entity';
+import { Estimate } from '../src/estimates/entities/estimate.entity';
+import { EstimateDetailRecord, readEstimateDetail } from '../src/estimates/estimate-detail.query';
+import { InvoiceLineItem } from '../src/invoices/entities/invoice-line-item.entity';
+import { InvoicePayment } from '../src/invoices/entities/invoice-payment.entity';
+import { InvoiceSendLogEntry } from '../src/invoices/entities/invoice-send-log-entry.entity';
+import { Invoice } from '../src/invoices/entities/invoice.entity';
+import { InvoiceDetailRecord, readInvoiceDetail } from '../src/invoices/invoice-detail.query';
+import { createClient } from './factories/clients';
+import { createEstimate, estimateLines, sendEstimate } from './factories/estimates';
+import { createInvoice, lineItems, payInvoice, sendInvoice } from './factories/invoices';
+import { createTestApp, TestApp } from './setup/create-app';
+import { QueryCounter } from './setup/query-counter';
+import { testDialect } from './setup/test-database';
+
+/*
+ * readInvoiceDetail / readEstimateDetail read a document and its children in one statement,
+ * JSON-aggregated. They must answer exactly what TypeORM's own finds answer for the same rows:
+ * same classes, exact decimals, same instants, children in order.
+ */
+
+/** Quotes, backslashes, JSON look-alikes and characters beyond the BMP. */
+const AWKWARD_TEXT =
+  'Ünïcødé — "quoted" \'single\' back\\slash \\" \\u0041 {"a":[1]} 😀 中文 עברית </script>';
+/** Every C0 control character, NUL included: JSON must escape each. */
+const CONTROL_CHARACTERS = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).join(
+  '',
+);
+const MEGABYTE = 1024 * 1024;
+const jsonBytes = (values: string[]) => Buffer.byteLength(JSON.stringify(values));
+
+describe('Detail reads: a document and its children in one statement', () => {
+  let test: TestApp;
+  let manager: EntityManager;
+  let queries: QueryCounter;
+
+  beforeAll(async () => {
+    test = await createTestApp();
+    manager = test.app.get(DataSource).manager;
+    queries = new QueryCounter(test.app);
+  });
+
+  afterAll(async () => {
+    queries.restore();
+    await test.close();
+  });
+
+  /** What the service read before: four finds. */
+  async function invoiceAsFound(id: number): Promise<InvoiceDetailRecord | null> {
+    const invoice = await manager.findOne(Invoice, { where: { id, ...LIVE } });
+    if (!invoice) return null;
+    const where = { invoiceId: id };
+    return {
+      invoice,
+      lines: await manager.find(InvoiceLineItem, { where, order: { position: 'ASC' } }),
+      payments: await manager.find(InvoicePayment, { where, order: { id: 'ASC' } }),
+      sends: await manager.find(InvoiceSendLogEntry, { where, order: { id: 'ASC' } }),
+    };
+  }
+
+  async function estimateAsFound(id: number): Promise<EstimateDetailRecord | null> {
+    const estimate = await manager.findOne(Estimate, { where: { id, ...LIVE } });
+    if (!estimate) return null;
+    const where = { estimateId: id };
+    return {
+      estimate,
+      lines: await manager.find(EstimateLineItem, { where, order: { position: 'ASC' } }),
+      sends: await manager.find(EstimateSendLogEntry, { where, order: { id: 'ASC' } }),
+    };
+  }
+
+  /** The one-statement read, which must equal the finds' answer; answers it. */
+  async function expectInvoiceAsFound(id: number): Promise<InvoiceDetailRecord | null> {
+    const expected = await invoiceAsFound(id);
+    let actual: InvoiceDetailRecord | null = null;
+    const count = await queries.measure(async () => {
+      actual = await readInvoiceDetail(manager, id);
+    });
+    expect(count).toBe(1);
+    // Strict: the same classes (Invoice, Decimal, Date), no property more or less.
+    expect(actual).toStrictEqual(expected);
+    return actual;
+  }
+
+  async function expectEstimateAsFound(id: number): Promise<EstimateDetailRecord | null> {
+    const expected = await estimateAsFound(id);
+    let actual: EstimateDetailRecord | null = null;
+    const count = await queries.measure(async () => {
+      actual = await readEstimateDetail(manager, id);
+    });
+    expect(count).toBe(1);
+    expect(actual).toStrictEqual(expected);
+    return actual;
+  }
+
+  const fixed = (value: Decimal) => value.toFixed(4);
+
+  /** Inserts rows in chunks: SQLite takes at most 32766 parameters a statement. */
+  async function insertMany<T>(target: new () => T, rows: Array<Partial<T>>): Promise<void> {
+    for (let start = 0; start < rows.length; start += 1000) {
+      await manager.insert(target, rows.slice(start, start + 1000));
+    }
+  }
+
+  describe('invoices', () => {
+    it('reads 3 lines, 2 payments and 2 sends as the finds do, each in order', async () => {
+      const invoice = await createInvoice(test.http, {
+        items: lineItems(3, { rate: '10.00' }),
+        note: 'Three lines',
+      });
+      await payInvoice(test.http, invoice.id, '5.50');
+      await payInvoice(test.http, invoice.id, '1.25', { payment_method: 'Cash' });
+      await sendInvoice(test.http, invoice.id, 'first@example.com');
+      await sendInvoice(test.http, invoice.id, 'second@example.com');
+
+      const detail = await expectInvoiceAsFound(Number(invoice.id));
+
+      expect(detail?.invoice).toBeInstanceOf(Invoice);
+      expect(detail?.invoice.createdAt).toBeInstanceOf(Date);
+      expect(detail?.invoice.deletedAt).toBeNull();
+      expect(detail?.lines.map((line) => line.position)).toEqual([0, 1, 2]);
+      expect(detail?.lines.map((line) => line.description)).toEqual(['Line 1', 'Line 2', 'Line 3']);
+      expect(detail?.payments.map((payment) => fixed(payment.amount))).toEqual([
+        '5.5000',
+        '1.2500',
+      ]);
+      expect(detail?.payments[1].method).toBe('Cash');
+      expect(detail?.payments[0].createdAt).toBeInstanceOf(Date);
+      expect(detail?.sends.map((send) => send.email)).toEqual([
+        'first@example.com',
+        'second@example.com',
+      ]);
+      expect(detail?.sends[0].sentAt).toBeInstanceOf(Date);
+      expect(detail?.sends[0]).not.toHaveProperty('delivery');
+      expect(fixed(detail!.invoice.amountPaid)).toBe('6.7500');
+    });
+
+    it('reads lines in position order whatever order their ids are in', async () => {
+      const invoice = await createInvoice(test.http, { items: lineItems(4) });
+      const id = Number(invoice.id);
+      // Reverse the positions, so id order and position order disagree.
+      const lines = await manager.find(InvoiceLineItem, { where: { invoiceId: id } });
+      for (const line of lines) {
+        await manager.update(InvoiceLineItem, line.id, { position: 3 - line.position });
+      }
+
+      const detail = await expectInvoiceAsFound(id);
+
+      expect(detail?.lines.map((line) => line.description)).toEqual([
+        'Line 4',
+        'Line 3',
+        'Line 2',
+        'Line 1',
+      ]);
+    });
+
+    it('reads an invoice without lines, payments or sends as empty lists', async () => {
+      const invoice = await createInvoice(test.http);
+      const id = Number(invoice.id);
+      // The API needs a line; a row without any is still read right.
+      await manager.delete(InvoiceLineItem, { invoiceId: id });
+
+      const detail = await expectInvoiceAsFound(id);
+
+      expect([detail?.lines, detail?.payments, detail?.sends]).toEqual([[], [], []]);
+    });
+
+    it('keeps awkward text exact: quotes, backslashes, emoji, control characters', async () => {
+      const client = await createClient(test.http, { names: AWKWARD_TEXT });
+      const invoice = await createInvoice(test.http, {
+        client,
+        description: AWKWARD_TEXT,
+        note: `${AWKWARD_TEXT}\nsecond line\ttabbed`,
+        items: [{ description: AWKWARD_TEXT, quantity: 1, rate: '1.00' }],
+      });
+      const id = Number(invoice.id);
+      await payInvoice(test.http, invoice.id, '0.50');
+      await sendInvoice(test.http, invoice.id, 'awkward@example.com');
+      // Beyond what the API takes: every control character, in each JSON-aggregated table.
+      await manager.update(InvoiceLineItem, { invoiceId: id }, { description: CONTROL_CHARACTERS });
+      await manager.update(InvoicePayment, { invoiceId: id }, { reference: CONTROL_CHARACTERS });
+      await manager.update(InvoiceSendLogEntry, { invoiceId: id }, { phone: CONTROL_CHARACTERS });
+      await manager.update(Invoice, id, { customerAddress: CONTROL_CHARACTERS });
+
+      const detail = await expectInvoiceAsFound(id);
+
+      expect(detail?.invoice.description).toBe(AWKWARD_TEXT);
+      expect(detail?.invoice.customerName).toBe(AWKWARD_TEXT);
+      expect(detail?.invoice.customerAddress).toBe(CONTROL_CHARACTERS);
+      expect(detail?.lines[0].description).toBe(CONTROL_CHARACTERS);
+      expect(detail?.payments[0].reference).toBe(CONTROL_CHARACTERS);
+      expect(detail?.sends[0].phone).toBe(CONTROL_CHARACTERS);
+    });
+
+    it('keeps decimals exact at both ends of their range', async () => {
+      const invoice = await createInvoice(test.http, { items: lineItems(2) });
+      const id = Number(invoice.id);
+      await payInvoice(test.http, invoice.id, '1.00');
+      // Past what a currency's rounding lets through the API: the stored extremes.
+      const [first, second] = await manager.find(InvoiceLineItem, {
+        where: { invoiceId: id },
+        order: { position: 'ASC' },
+      });
+      const large = new Decimal('1234567890123.4567');
+      const small = new Decimal('0.0001');
+      await manager.update(InvoiceLineItem, first.id, {
+        quantity: small,
+        rate: large,
+        amount: large,
+      });
+      await manager.update(InvoiceLineItem, second.id, {
+        quantity: large,
+        rate: small,
+        amount: small,
+      });
+      await manager.update(InvoicePayment, { invoiceId: id }, { amount: small });
+      await manager.update(Invoice, id, {
+        subTotal: large,
+        total: new Decimal('9999999999999.9999'),
+        amountPaid: small,
+        taxRate: new Decimal('100.0000'),
+      });
+
+      const detail = await expectInvoiceAsFound(id);
+
+      expect(
+        detail?.lines.map((line) => [line.quantity, line.rate, line.amount].map(fixed)),
+      ).toEqual([
+        ['0.0001', '1234567890123.4567', '1234567890123.4567'],
+        ['1234567890123.4567', '0.0001', '0.0001'],
+      ]);
+      expect(fixed(detail!.payments[0].amount)).toBe('0.0001');
+      expect(detail?.payments[0].amount).toBeInstanceOf(Decimal);
+      expect(fixed(detail!.invoice.total)).toBe('9999999999999.9999');
+      expect(fixed(detail!.invoice.amountPaid)).toBe('0.0001');
+    });
+
+    it('answers null for an archived invoice and for an unknown id', async () => {
+      const invoice = await createInvoice(test.http);
+      await sendInvoice(test.http, invoice.id, 'gone@example.com');
+      await test.http.delete(`/v1/invoice/${invoice.id}`).expect(200);
+
+      expect(await expectInvoiceAsFound(Number(invoice.id))).toBeNull();
+      expect(await expectInvoiceAsFound(999999999)).toBeNull();
+    });
+
+    it('reads children whose JSON passes 1 MB whole (MariaDB cuts JSON_ARRAYAGG there by default)', async () => {
+      const invoice = await createInvoice(test.http);
+      const id = Number(invoice.id);
+      const createdAt = new Date('2026-03-10T12:34:56.000Z');
+      // Each child table with a column whose JSON array alone passes 1 MB; 'é' is two bytes.
+      await insertMany(
+        InvoiceLineItem,
+        Array.from({ length: 1200 }, (_, index) => ({
+          invoiceId: id,
+          position: index + 1,
+          description: `${index} ${'é'.repeat(500)}`,
+          quantity: new Decimal('1.0000'),
+          rate: new Decimal('0.0001'),
+          amount: new Decimal('0.0001'),
+        })),
+      );
+      await insertMany(
+        InvoicePayment,
+        Array.from({ length: 30000 }, (_, index) => ({
+          invoiceId: id,
+          reference: `${id}-${index}-`.padEnd(32, 'R'),
+          status: 'Completed',
+          amount: new Decimal(`${index}.0001`),
+          method: 'Bank Transfer' as const,
+          paymentDate: '2026-03-10',
+          createdAt,
+        })),
+      );
+      await insertMany(
+        InvoiceSendLogEntry,
+        Array.from({ length: 4500 }, (_, index) => ({
+          invoiceId: id,
+          email: `${'a'.repeat(230)}${index}@example.com`,
+          phone: '+1 555 0100',
+          sentAt: createdAt,
+        })),
+      );
+
+      const detail = await expectInvoiceAsFound(id);
+
+      expect([detail?.lines.length, detail?.payments.length, detail?.sends.length]).toEqual([
+        1201, 30000, 4500,
+      ]);
+      expect(jsonBytes(detail!.lines.map((line) => line.description))).toBeGreaterThan(MEGABYTE);
+      expect(jsonBytes(detail!.payments.map((payment) => payment.reference))).toBeGreaterThan(
+        MEGABYTE,
+      );
+      expect(jsonBytes(detail!.sends.map((send) => send.email))).toBeGreaterThan(MEGABYTE);
+      expect(fixed(detail!.payments[29999].amount)).toBe('29999.0001');
+      expect(detail?.sends[4499].sentAt).toEqual(createdAt);
+
+      if (testDialect() === 'mysql') {
+        // Without the lifted limit the same statement loses values. MariaDB 10.11 answers a
+        // shorter array that still parses: only the count check notices, and refuses it.
+        const rows = jsonRows(manager);
+        const sql = (await statementOf(() => readInvoiceDetail(manager, id))).replace(
+          /^SET STATEMENT .+? FOR /,
+          '',
+        );
+        const readCut = async () => {
+          const [row] = await manager.query<Array<Record<string, unknown>>>(sql, [id]);
+          return rows.childEntities(InvoiceLineItem, row.line_items);
+        };
+        await expect(readCut()).rejects.toThrow(/values read of 1201|JSON/);
+      }
+    });
+  });
+
+  describe('estimates', () => {
+    it('reads 3 lines and 2 sends as the finds do, each in order', async () => {
+      const estimate = await createEstimate(test.http, {
+        items: estimateLines(3, { rate: '10.00' }),
+        accepted: true,
+      });
+      await sendEstimate(test.http, estimate.id, 'first@example.com');
+      await sendEstimate(test.http, estimate.id, 'second@example.com');
+
+      const detail = await expectEstimateAsFound(Number(estimate.id));
+
+      expect(detail?.estimate).toBeInstanceOf(Estimate);
+      expect(detail?.estimate.accepted).toBe(true);
+      expect(detail?.estimate.convertedInvoiceId).toBeNull();
+      expect(detail?.lines.map((line) => line.position)).toEqual([0, 1, 2]);
+      expect(detail?.sends.map((send) => send.email)).toEqual([
+        'first@example.com',
+        'second@example.com',
+      ]);
+      expect(detail?.sends[1].sentAt).toBeInstanceOf(Date);
+    });
+
+    it('reads a converted estimate with its invoice id', async () => {
+      const estimate = await createEstimate(test.http);
+      await test.http
+        .post(`/v1/estimate/${estimate.id}/convert`)
+        .send({ invoice_no: `CONV-${estimate.id}` })
+        .expect(200);
+
+      const detail = await expectEstimateAsFound(Number(estimate.id));
+
+      expect(detail?.estimate.convertedInvoiceId).toEqual(expect.any(Number));
+    });
+
+    it('reads an estimate without lines or sends as empty lists', async () => {
+      const estimate = await createEstimate(test.http, { accepted: false });
+      const id = Number(estimate.id);
+      await manager.delete(EstimateLineItem, { estimateId: id });
+
+      const detail = await expectEstimateAsFound(id);
+
+      expect([detail?.lines, detail?.sends]).toEqual([[], []]);
+      expect(detail?.estimate.accepted).toBe(false);
+    });
+
+    it('keeps awkward text and extreme decimals exact', async () => {
+      const estimate = await createEstimate(test.http, {
+        description: AWKWARD_TEXT,
+        note: `${AWKWARD_TEXT}\nsecond line`,
+        items: [{ description: AWKWARD_TEXT, quantity: 1, rate: '1.00' }, ...estimateLines(1)],
+      });
+      const id = Number(estimate.id);
+      await sendEstimate(test.http, estimate.id, 'awkward@example.com');
+      const [first, second] = await manager.find(EstimateLineItem, {
+        where: { estimateId: id },
+        order: { position: 'ASC' },
+      });
+      const large = new Decimal('1234567890123.4567');
+      const small = new Decimal('0.0001');
+      await manager.update(EstimateLineItem, first.id, { quantity: small, rate: large });
+      await manager.update(EstimateLineItem, second.id, { description: CONTROL_CHARACTERS });
+      await manager.update(EstimateSendLogEntry, { estimateId: id }, { phone: CONTROL_CHARACTERS });
+
+      const detail = await expectEstimateAsFound(id);
+
+      expect(detail?.lines[0].description).toBe(AWKWARD_TEXT);
+      expect([detail!.lines[0].quantity, detail!.lines[0].rate].map(fixed)).toEqual([
+        '0.0001',
+        '1234567890123.4567',
+      ]);
+      expect(detail?.lines[1].description).toBe(CONTROL_CHARACTERS);
+      expect(detail?.sends[0].phone).toBe(CONTROL_CHARACTERS);
+    });
+
+    it('answers null for an archived estimate and for an unknown id', async () => {
+      const estimate = await createEstimate(test.http);
+      await test.http.delete(`/v1/estimate/${estimate.id}`).expect(200);
+
+      expect(await expectEstimateAsFound(Number(estimate.id))).toBeNull();
+      expect(await expectEstimateAsFound(999999999)).toBeNull();
+    });
+
+    it('reads children whose JSON passes 1 MB whole', async () => {
+      const estimate = await createEstimate(test.http);
+      const id = Number(estimate.id);
+      await insertMany(
+        EstimateLineItem,
+        Array.from({ length: 1200 }, (_, index) => ({
+          estimateId: id,
+          position: index + 1,
+          description: `${index} ${'é'.repeat(500)}`,
+          quantity: new Decimal('1.0000'),
+          rate: new Decimal('0.0001'),
+          amount: new Decimal('0.0001'),
+        })),
+      );
+      await insertMany(
+        EstimateSendLogEntry,
+        Array.from({ length: 4500 }, (_, index) => ({
+          estimateId: id,
+          email: `${'a'.repeat(230)}${index}@example.com`,
+          phone: '',
+          sentAt: new Date('2026-03-10T12:34:56.000Z'),
+        })),
+      );
+
+      const detail = await expectEstimateAsFound(id);
+
+      expect([detail?.lines.length, detail?.sends.length]).toEqual([1201, 4500]);
+      expect(jsonBytes(detail!.lines.map((line) => line.description))).toBeGreaterThan(MEGABYTE);
+      expect(jsonBytes(detail!.sends.map((send) => send.email))).toBeGreaterThan(MEGABYTE);
+    });
+  });
+
+  describe('the count check', () => {
+    const payment = {
+      id: 1,
+      invoice_id: 1,
+      reference: 'R',
+      status: 'Completed',
+      amount: '1.0000',
+      method: 'Cash',
+      payment_date: '2026-03-10',
+      created_at: '2026-03-10 12:00:00',
+    };
+    /** `children()` JSON of these rows, with `count` as given. */
+    const childJson = (count: number, rows: Array<Record<string, unknown>>) =>
+      JSON.stringify({
+        count,
+        columns: Object.fromEntries(
+          Object.keys(payment).map((key) => [key, rows.map((row) => row[key])]),
+        ),
+      });
+
+    it('reads rows column by column, and none from null arrays', () => {
+      const rows = jsonRows(manager);
+      const [read] = rows.childEntities(InvoicePayment, childJson(1, [payment]));
+      expect(read).toBeInstanceOf(InvoicePayment);
+      expect([read.id, read.reference, fixed(read.amount)]).toEqual([1, 'R', '1.0000']);
+      const noArrays = JSON.stringify({
+        count: 0,
+        columns: Object.fromEntries(Object.keys(payment).map((key) => [key, null])),
+      });
+      expect(rows.childEntities(InvoicePayment, noArrays)).toEqual([]);
+    });
+
+    it('refuses arrays shorter than the count, and a missing aggregate', () => {
+      const rows = jsonRows(manager);
+      expect(() => rows.childEntities(InvoicePayment, childJson(2, [payment]))).toThrow(
+        'invoice_payments.id: 1 values read of 2',
+      );
+      const oneShort = JSON.parse(childJson(2, [payment, { ...payment, id: 2 }])) as {
+        columns: Record<string, unknown[]>;
+      };
+      oneShort.columns.reference.pop();
+      expect(() => rows.childEntities(InvoicePayment, JSON.stringify(oneShort))).toThrow(
+        'invoice_payments.reference: 1 values read of 2',
+      );
+      expect(() => rows.childEntities(InvoicePayment, null)).toThrow();
+    });
+  });
+
+  /** The SQL text `work` sent: its only statement. */
+  async function statementOf(work: () => Promise<unknown>): Promise<string> {
+    const logger = test.app.get(DataSource).logger;
+    const original = logger.logQuery;
+    const statements: string[] = [];
+    logger.logQuery = (query, ...rest) => {
+      statements.push(query);
+      original.call(logger, query, ...rest);
+    };
+    try {
+      await work();
+    } finally {
+      logger.logQuery = original;
+    }
+    expect(statements).toHaveLength(1);
+    return statements[0];
+  }
+});
