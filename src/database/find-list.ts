@@ -23,15 +23,17 @@ export interface CursorMeta {
  * A whole list, read in id-ordered batches as it is written out, so neither the rows nor the
  * answer are ever all in memory. The first batch is read before the answer starts, so a failure
  * there still answers an error; a failure later cuts the answer short (the connection closes).
+ * `rest` is null when the first batch is the whole list.
  */
 export class StreamedList<T> {
   constructor(
     readonly first: T[],
-    readonly rest: () => AsyncIterable<T[]>,
+    readonly rest: (() => AsyncIterable<T[]>) | null,
   ) {}
 
   map<O>(convert: (row: T) => O): StreamedList<O> {
     const rest = this.rest;
+    if (rest === null) return new StreamedList(this.first.map(convert), null);
     return new StreamedList(this.first.map(convert), async function* () {
       for await (const batch of rest()) yield batch.map(convert);
     });
@@ -95,6 +97,7 @@ export async function findList<T extends ArchivableRecord>(
       database.manager.find(entity, { where: after(id), order, take: LIST_BATCH_SIZE }),
     );
   const first = await batchAfter(0);
+  if (first.length < LIST_BATCH_SIZE) return new StreamedList(first, null);
   return new StreamedList(first, async function* () {
     let batch = first;
     while (batch.length === LIST_BATCH_SIZE) {

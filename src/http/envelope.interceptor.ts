@@ -33,11 +33,13 @@ export class EnvelopeInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((result) => {
         if (result instanceof StreamableFile) return result;
-        if (result instanceof StreamedList) return this.streamed(result);
+        if (result instanceof StreamedList && result.rest !== null) return this.streamed(result);
         // A handler that answered by itself (`@Res()`: the Prometheus text of /metrics).
         if (response.headersSent) return '';
         response.status(200).type('application/json');
-        return stringify({ status: 'success', ...result }) ?? '{}';
+        // A whole list that fit in its first batch goes out in one piece, with its length.
+        const body = result instanceof StreamedList ? { data: result.first } : result;
+        return stringify({ status: 'success', ...body }) ?? '{}';
       }),
     );
   }
@@ -63,7 +65,7 @@ async function* envelopeChunks(list: StreamedList<unknown>): AsyncGenerator<stri
   yield '{"status":"success","data":[';
   let empty = list.first.length === 0;
   yield batchText(list.first, true);
-  for await (const batch of list.rest()) {
+  for await (const batch of list.rest?.() ?? []) {
     if (batch.length === 0) continue;
     yield batchText(batch, empty);
     empty = false;
