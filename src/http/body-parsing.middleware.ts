@@ -103,7 +103,13 @@ export class BodyParsingMiddleware implements NestMiddleware {
   }
 
   use(request: Request, response: Response, next: NextFunction): void {
-    if (hasBody(request) && !request.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE])) {
+    // Most requests (every GET) have no body: nothing to parse, and each parser would only
+    // find that out for itself.
+    if (!hasBody(request)) {
+      next();
+      return;
+    }
+    if (!request.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE])) {
       next(
         new UnsupportedMediaTypeException(
           'Unsupported content type: send application/json, application/x-www-form-urlencoded or multipart/form-data',
