@@ -7,11 +7,11 @@ import {
   StreamableFile,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { stringify } from 'lossless-json';
 import { Readable } from 'node:stream';
 import { Observable, map } from 'rxjs';
 import { StreamedList } from '../database/find-list';
 import { describeUnexpectedError } from '../logging/loggable-error';
+import { jsonText } from './json-text';
 
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 
@@ -39,7 +39,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
         response.status(200).type('application/json');
         // A whole list that fit in its first batch goes out in one piece, with its length.
         const body = result instanceof StreamedList ? { data: result.first } : result;
-        return stringify({ status: 'success', ...body }) ?? '{}';
+        return jsonText({ status: 'success', ...body }) ?? '{}';
       }),
     );
   }
@@ -75,6 +75,6 @@ async function* envelopeChunks(list: StreamedList<unknown>): AsyncGenerator<stri
 
 /** Rows as JSON, comma-separated; a comma in front unless they open the array. */
 function batchText(batch: unknown[], opensArray: boolean): string {
-  const text = batch.map((row) => stringify(row) ?? 'null').join(',');
+  const text = batch.map((row) => jsonText(row) ?? 'null').join(',');
   return opensArray || text === '' ? text : `,${text}`;
 }
