@@ -434,6 +434,7 @@ class DialectBench {
         ...load,
         seconds: WARM_UP_SECONDS,
       });
+      await this.settle();
       this.checkRun(operation, side, 'warm-up', warmUp);
     }
     const runs: Record<'service' | 'baseline', LoadResult[]> = { service: [], baseline: [] };
@@ -441,6 +442,7 @@ class DialectBench {
     for (let round = 1; round <= rounds; round++) {
       for (const [side, server] of sides) {
         const result = await runLoad(this.target(server), operation.next, load);
+        await this.settle();
         this.checkRun(operation, side, `run ${round}`, result);
         runs[side].push(result);
         progress(
@@ -457,6 +459,34 @@ class DialectBench {
       baseline,
       ratio: baseline ? service.requestsPerSecond / baseline.requestsPerSecond : undefined,
     };
+  }
+
+  /**
+   * Waits until the database runs no statement of the bench database. autocannon stops sending
+   * at the end of a run, but requests already queued in a server keep the database busy (at
+   * 1,000,000 invoices an offset page takes seconds): without this, the next run would measure
+   * that backlog. SQLite has no such queue worth waiting for.
+   */
+  private async settle(): Promise<void> {
+    if (this.dialect !== 'mariadb') return;
+    const connection = await createConnection(MARIADB_SERVER);
+    try {
+      const deadline = Date.now() + 120_000;
+      let quiet = 0;
+      while (quiet < 2 && Date.now() < deadline) {
+        const [rows] = await connection.query(
+          `SELECT COUNT(*) AS busy FROM information_schema.PROCESSLIST
+            WHERE DB = ? AND COMMAND = 'Query' AND ID <> CONNECTION_ID()`,
+          [this.databaseName],
+        );
+        const busy = Number((rows as Array<{ busy: number | string }>)[0].busy);
+        quiet = busy === 0 ? quiet + 1 : 0;
+        await new Promise((done) => setTimeout(done, 200));
+      }
+      if (quiet < 2) this.warn('the database was still busy 120 s after a run');
+    } finally {
+      await connection.end();
+    }
   }
 
   private checkRun(operation: Operation, side: string, label: string, result: LoadResult): void {
