@@ -40,6 +40,15 @@ export class StreamedList<T> {
   }
 }
 
+/**
+ * How a keyset read (`after`, and the batches of a whole list) walks the table: along the
+ * primary key unless the filter has an index of its own that keeps the walk short (a client's
+ * documents: `byPrimaryKey: false`). MySQL only; SQLite picks well by itself.
+ */
+export interface KeysetOptions {
+  byPrimaryKey?: boolean;
+}
+
 /** A list read: one page of rows and its meta, or the whole list streamed. */
 export type ListResult<T> = { rows: T[]; meta: PageMeta | CursorMeta } | StreamedList<T>;
 
@@ -56,14 +65,28 @@ export async function findList<T extends ArchivableRecord>(
   entity: EntityTarget<T>,
   where: FindOptionsWhere<T> | FindOptionsWhere<T>[],
   query: ListQueryDto,
+  options: KeysetOptions = {},
 ): Promise<ListResult<T>> {
   const order = { id: 'ASC' } as FindOptionsOrder<T>;
-  const after = (id: number) =>
-    (Array.isArray(where) ? where : [where]).map((condition) => ({
-      ...condition,
-      id: MoreThan(id),
-    })) as FindOptionsWhere<T>[];
   const request = listRequest(query);
+  // The rows after an id, in id order. MySQL/MariaDB would rather read the live-rows index
+  // (`deleted_at`, `id`) as `deleted_at IS NULL` and filter the ids, which scans every live
+  // row before the cursor (a page deep in 1,000,000 invoices: 38 ms and 430 pages, against
+  // 4 pages along the primary key). Told to walk the primary key, it reads just the page.
+  const rowsAfter = (id: number, count: number) => {
+    // A query builder reads an undefined filter as `= NULL`, where find() leaves it out.
+    const conditions = (Array.isArray(where) ? where : [where]).map((condition) => ({
+      ...Object.fromEntries(Object.entries(condition).filter(([, value]) => value !== undefined)),
+      id: MoreThan(id),
+    }));
+    const select = database.manager
+      .createQueryBuilder(entity, 'row')
+      .where(conditions)
+      .orderBy('row.id', 'ASC')
+      .limit(count);
+    if (options.byPrimaryKey ?? true) select.useIndex('PRIMARY');
+    return select.getMany();
+  };
 
   if (request.kind === 'page') {
     const [rows, total] = await database.read(() =>
@@ -79,23 +102,14 @@ export async function findList<T extends ArchivableRecord>(
 
   if (request.kind === 'after') {
     // One row more than the page tells whether another page follows.
-    const found = await database.read(() =>
-      database.manager.find(entity, {
-        where: after(request.after),
-        order,
-        take: request.per_page + 1,
-      }),
-    );
+    const found = await database.read(() => rowsAfter(request.after, request.per_page + 1));
     const rows = found.slice(0, request.per_page);
     const more = found.length > request.per_page;
     const next_after = more ? String(rows[rows.length - 1].id) : null;
     return { rows, meta: { per_page: request.per_page, next_after } };
   }
 
-  const batchAfter = (id: number) =>
-    database.read(() =>
-      database.manager.find(entity, { where: after(id), order, take: LIST_BATCH_SIZE }),
-    );
+  const batchAfter = (id: number) => database.read(() => rowsAfter(id, LIST_BATCH_SIZE));
   const first = await batchAfter(0);
   if (first.length < LIST_BATCH_SIZE) return new StreamedList(first, null);
   return new StreamedList(first, async function* () {

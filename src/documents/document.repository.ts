@@ -62,7 +62,11 @@ export abstract class DocumentRepository<
 
   /** Live documents matching the filter, in id order, as the list query asks. */
   list(filter: FindOptionsWhere<D>, query: ListQueryDto): Promise<ListResult<D>> {
-    return findList(this.database, this.tables.document, { ...filter, ...LIVE }, query);
+    // A client's documents have an index of their own, (client_id, deleted_at): walk that.
+    const byPrimaryKey = filter.clientId === undefined;
+    return findList(this.database, this.tables.document, { ...filter, ...LIVE }, query, {
+      byPrimaryKey,
+    });
   }
 
   /** Every live document matching the filter, in id order, in one statement. */
