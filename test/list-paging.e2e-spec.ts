@@ -209,6 +209,37 @@ describe('Lists: keyset paging and streamed whole lists', () => {
       }
     });
 
+    it('cuts the answer off when a later batch fails, so it cannot pass for a whole list', async () => {
+      // The second batch's statement fails as a lost connection would.
+      const logger = expenses.logger;
+      const logQuery = logger.logQuery;
+      let batches = 0;
+      logger.logQuery = (query, ...rest) => {
+        if (/FROM\W+expenses\W/.test(query) && ++batches === 2) throw new Error('connection lost');
+        logQuery.call(logger, query, ...rest);
+      };
+      try {
+        const cut = await test.http.get('/v1/expense/all').then(
+          () => null,
+          (error: Error & { code?: string }) => error,
+        );
+        // The connection is reset, not closed cleanly: no client can take the part for a whole.
+        expect(cut).toMatchObject({ code: 'ECONNRESET' });
+      } finally {
+        logger.logQuery = logQuery;
+      }
+      expect(batches).toBe(2);
+      const failure = test.logs
+        .entries()
+        .find((entry) => entry.msg === 'A streamed list failed part way');
+      expect(failure).toMatchObject({ level: 'error', error: { type: 'Error' } });
+      // Logged without its message: a driver's message may quote customer data.
+      expect(JSON.stringify(failure)).not.toContain('connection lost');
+      // The next list is whole again.
+      const body = await getList('/v1/expense/all');
+      expect(body.data.length).toBe(LIST_BATCH_SIZE * 3);
+    });
+
     it('keeps the filters', async () => {
       const body = await getList('/v1/expense/all?currency=USD');
       expect(body.data.map((row) => row.id)).toEqual([first.id]);
