@@ -1,0 +1,74 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
+
+/*
+ * The built service as its own process (`npm test` builds it first; alone: `npx nest build`),
+ * for the tests a process of its own is the point of: kill -9, two instances on one database.
+ */
+const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+
+export interface ServiceProcess {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** Sends the signal and waits for the exit (SIGKILL: no shutdown code runs). */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** A port free right now on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Starts dist/main.js with the test's environment plus `env`, and answers once
+ * `/health/ready` does (within `readyWithinMs`), or throws with what it printed.
+ */
+export async function startService(
+  env: Record<string, string> = {},
+  readyWithinMs = 30_000,
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const service: ServiceProcess = {
+    url,
+    port,
+    output: () => output,
+    kill: (signal = 'SIGKILL') => stop(child, signal),
+  };
+  const deadline = Date.now() + readyWithinMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) break;
+    try {
+      const response = await fetch(`${url}/health/ready`);
+      if (response.status === 200) return service;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop(child, 'SIGKILL');
+  throw new Error(`The service did not become ready:\n${output}`);
+}
+
+async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
