@@ -16,6 +16,8 @@ import { EstimatesModule } from './estimates/estimates.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 
@@ -29,6 +31,7 @@ const API_MODULES = [ClientsApiModule, InvoicesModule, EstimatesModule, Expenses
     CommonModule,
     DeliveryModule,
     RateLimitModule,
+    IdempotencyModule,
     ...API_MODULES,
     RouterModule.register([{ path: 'v1', children: API_MODULES }]),
     // Outside /v1: /health, /health/ready, /metrics.
@@ -38,6 +41,8 @@ const API_MODULES = [ClientsApiModule, InvoicesModule, EstimatesModule, Expenses
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
+    // In this order: the idempotency record keeps the answer's final text.
+    { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     // In this order: the key is known (or refused with 401) before it is counted.
     { provide: APP_GUARD, useClass: ApiKeyGuard },

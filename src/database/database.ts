@@ -106,6 +106,9 @@ export function isUniqueViolation(error: unknown, ...markers: string[]): boolean
   const driverError = error.driverError as { code?: string; message?: string } | undefined;
   const code = driverError?.code ?? '';
   const message = driverError?.message ?? error.message;
-  const unique = code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  const unique =
+    code === 'ER_DUP_ENTRY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
   return unique && markers.some((marker) => message.includes(marker));
 }

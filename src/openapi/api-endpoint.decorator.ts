@@ -5,6 +5,7 @@ import {
   ApiBody,
   ApiConsumes,
   ApiExtraModels,
+  ApiHeader,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
@@ -74,8 +75,55 @@ export function ApiResource(tag: string): ClassDecorator {
       if (method !== RequestMethod.GET || Reflect.getMetadata(CHANGES_STATE, handler) === true) {
         errorResponse(403, FORBIDDEN)(prototype, name, descriptor);
       }
+      if (method === RequestMethod.POST || method === RequestMethod.PUT) {
+        idempotencyKey(handler)(prototype, name, descriptor);
+      }
     }
   };
+}
+
+const IDEMPOTENCY_CONFLICT =
+  'The Idempotency-Key was used for a different request, or its first request is still running';
+
+/**
+ * The `Idempotency-Key` header of every POST and PUT (src/idempotency), its 409, and the
+ * header that marks a replayed answer.
+ */
+function idempotencyKey(handler: object): MethodDecorator {
+  const responses = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<
+    string,
+    { description?: string; headers?: Record<string, unknown> }
+  >;
+  const conflict = responses['409']?.description;
+  const success = responses['200'] ?? {};
+  Reflect.defineMetadata(
+    DECORATORS.API_RESPONSE,
+    {
+      ...responses,
+      '200': {
+        ...success,
+        headers: {
+          ...success.headers,
+          'Idempotent-Replayed': {
+            description: 'true when this is the kept answer to an earlier request with the key',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
+      },
+      '409': {
+        description: conflict ? `${conflict}; or: ${IDEMPOTENCY_CONFLICT}` : IDEMPOTENCY_CONFLICT,
+        type: ErrorEnvelopeDto,
+      },
+    },
+    handler,
+  );
+  return ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes a retry safe: the first completed answer is kept 24 hours and replayed for the same request (same method, path and parameters) with the same key and API key. Failed requests keep nothing. Over 255 characters: 422.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  });
 }
 
 /** A success answered as a file, outside the envelope (EnvelopeInterceptor lets it through). */

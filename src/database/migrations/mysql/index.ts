@@ -3,6 +3,7 @@ import { Invoices1763900000000 } from './1763900000000-invoices';
 import { Estimates1764000000000 } from './1764000000000-estimates';
 import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
 import { DocumentNumberLookup1764200000000 } from './1764200000000-document-number-lookup';
+import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MYSQL_MIGRATIONS = [
   Estimates1764000000000,
   DocumentOutbox1764100000000,
   DocumentNumberLookup1764200000000,
+  IdempotencyKeys1764300000000,
 ];

@@ -2,6 +2,7 @@ import { ClientsAndExpenses1763800000000 } from './1763800000000-clients-and-exp
 import { Invoices1763900000000 } from './1763900000000-invoices';
 import { Estimates1764000000000 } from './1764000000000-estimates';
 import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
+import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -9,4 +10,5 @@ export const SQLITE_MIGRATIONS = [
   Invoices1763900000000,
   Estimates1764000000000,
   DocumentOutbox1764100000000,
+  IdempotencyKeys1764300000000,
 ];

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IdempotencyRecord } from './idempotency-record.entity';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotencyJanitor } from './idempotency-janitor';
+import { IdempotencyStore } from './idempotency-store';
+
+/** Idempotency-Key on POST and PUT: AppModule installs the interceptor globally. */
+@Module({
+  imports: [TypeOrmModule.forFeature([IdempotencyRecord])],
+  providers: [IdempotencyStore, IdempotencyJanitor, IdempotencyInterceptor],
+  exports: [IdempotencyInterceptor, IdempotencyStore],
+})
+export class IdempotencyModule {}
