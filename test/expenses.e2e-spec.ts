@@ -89,12 +89,12 @@ describe('Expenses', () => {
       expect(expense.amount).toBe('3.00');
     });
 
-    it('trims description, vendor, currency and date', async () => {
+    it('trims description and vendor, and upper-cases the currency', async () => {
       const expense = await addExpense(test.http, {
         description: '  Team lunch ',
         vendor: ' Luigi ',
-        currency: ' eur ',
-        issue_date: ' 2026-04-01 ',
+        currency: 'eur',
+        issue_date: '2026-04-01',
       });
 
       expect(expense).toMatchObject({
@@ -117,7 +117,7 @@ describe('Expenses', () => {
       ['KWD', '0.001', '0.001'],
       ['KWD', '999999999999.999', '999999999999.999'],
       ['BHD', '7', '7.000'],
-      ['EUR', '.5', '0.50'],
+      ['EUR', '0.5', '0.50'],
     ])('in %s, stores the amount %s and outputs it as %j', async (currency, amount, output) => {
       const expense = await addExpense(test.http, { currency, amount });
 
@@ -389,6 +389,10 @@ describe('Expenses', () => {
         ['USD', '0'],
         ['USD', '0.00'],
         ['USD', '-0'],
+        ['USD', '.5'],
+        ['USD', '+5'],
+        ['USD', ' 5 '],
+        ['USD', '12.500'],
         ['USD', '10000000000000'],
         ['USD', '10000000000000.00'],
         ['JPY', '99999999999999'],
@@ -402,12 +406,24 @@ describe('Expenses', () => {
         expectValidationError(await add({ currency, amount }), ['amount']);
       });
 
-      it.each(['US', 'USDD', 'XXX', 'XTS', 'ABC', 'DOLLARS', '', '$', 'U S', 840, null, ['USD']])(
-        'refuses the currency %j',
-        async (currency) => {
-          expectValidationError(await add({ currency, amount: '1' }), ['currency']);
-        },
-      );
+      it.each([
+        'US',
+        'USDD',
+        'XXX',
+        'XTS',
+        'ABC',
+        'DOLLARS',
+        '',
+        '$',
+        'U S',
+        ' eur ',
+        'USD ',
+        840,
+        null,
+        ['USD'],
+      ])('refuses the currency %j', async (currency) => {
+        expectValidationError(await add({ currency, amount: '1' }), ['currency']);
+      });
 
       it.each([
         '2026-02-30',
@@ -424,6 +440,8 @@ describe('Expenses', () => {
         '01-03-2026',
         '2026-03-01T00:00:00Z',
         '2026-03-01 10:00:00',
+        ' 2026-04-01 ',
+        '2026-04-01 ',
         '0000-01-01',
         '',
         'today',

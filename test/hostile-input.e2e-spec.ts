@@ -78,6 +78,11 @@ const JSON_CORPUS: Variant[] = [
   json('400 nines as a JSON number', NINES, INEXACT_NUMBER),
   jsonText('"1e3"', '1e3'),
   jsonText('" 12 "', ' 12 '),
+  jsonText('"+5"', '+5'),
+  // Leading zeros, and not an id: digits alone would name a record the sweep made.
+  jsonText('"0012.5"', '0012.5'),
+  jsonText('"1.50000"', '1.50000'),
+  jsonText('" True "', ' True '),
   jsonText('""', ''),
   jsonText('"   "', '   '),
   jsonText('"NaN"', 'NaN'),
@@ -125,6 +130,8 @@ const FORM_CORPUS: Variant[] = [
   form('1e3', (key) => `${key}=1e3`, '1e3'),
   form('"null"', (key) => `${key}=null`, 'null'),
   form('"true"', (key) => `${key}=true`, 'true'),
+  form('"true "', (key) => `${key}=true%20`, 'true '),
+  form('"+5"', (key) => `${key}=%2B5`, '+5'),
   form('%00', (key) => `${key}=%00`, '\u0000'),
   form('an invalid escape', (key) => `${key}=%FF%FE`, '%FF%FE'),
   form('key[]', (key) => `${key}[]=1`, ['1']),
@@ -164,13 +171,20 @@ interface Parameter {
   kind: Kind;
 }
 
-const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/** The one spelling of a number: JSON's number literal without exponent, nothing trimmed. */
+const DECIMAL_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+const NEGATIVE_ZERO = /^-0(\.0+)?$/;
 
-/** The value's decimal text when it is a number in the contract's sense, else null. */
+/**
+ * The value's decimal text when it is a number in the contract's sense, else null. A negative
+ * zero is refused as text and as a JSON number.
+ */
 function decimalText(value: unknown): string | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && !Object.is(value, -0) ? String(value) : null;
+  }
   if (typeof value !== 'string') return null;
-  return PLAIN_DECIMAL.test(value.trim()) ? value.trim() : null;
+  return DECIMAL_LITERAL.test(value) && !NEGATIVE_ZERO.test(value) ? value : null;
 }
 
 function isAbsent(value: unknown): boolean {
@@ -196,7 +210,8 @@ function accepts(kind: Kind, value: unknown): boolean {
       return absent && !kind.required;
     case 'true-false':
       if (absent || typeof value === 'boolean') return true;
-      return typeof value === 'string' && ['true', 'false'].includes(value.trim().toLowerCase());
+      // Any case, never trimmed: a listed value with white space is outside the set.
+      return typeof value === 'string' && ['true', 'false'].includes(value.toLowerCase());
     case 'id':
       return false;
     case 'decimal': {
@@ -233,7 +248,7 @@ function expectedStored(kind: Kind, value: unknown, base: unknown, update: boole
       return Number(decimalText(value));
     case 'true-false':
       if (isAbsent(value)) return update ? base : 'False';
-      return String(value).trim().toLowerCase() === 'true' ? 'True' : 'False';
+      return String(value).toLowerCase() === 'true' ? 'True' : 'False';
     default:
       return undefined;
   }
@@ -1218,6 +1233,12 @@ describe('Hostile input', () => {
         'per_page=1000',
         'per_page=-5',
         'per_page=5x',
+        'page=01',
+        'page=%201',
+        'page=1%20',
+        'page=%2B1',
+        'page=1.0',
+        'per_page=050',
       ]) {
         refused.push([resource, query]);
       }
@@ -1230,6 +1251,11 @@ describe('Hostile input', () => {
       ['invoice', 'client=-1'],
       ['invoice', 'client[$gt]=0'],
       ['invoice', 'payment_status=Unknown'],
+      ['invoice', 'payment_status=Paid%20'],
+      ['invoice', 'from=%202026-01-01'],
+      ['estimate', 'accepted=True%20'],
+      ['expense', 'category=Travel%20'],
+      ['expense', 'currency=USD%20'],
       ['invoice', 'payment_status[]=Paid'],
       ['invoice', 'from=2026-13-45'],
       ['invoice', 'to=2026-02-30'],

@@ -1,13 +1,16 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { isCurrencyCode, minorUnits } from './money/currency';
-import { Decimal, parseDecimal } from './money/decimal';
+import { Decimal, parseDecimal, writtenPlaces } from './money/decimal';
 import { JsonNumberText } from './json-number-text';
 import { hasAtMostPlaces, MONEY_LIMIT } from './money/money';
 
 /*
  * Property decorators for the inputs of CONTRACT.md: each pairs a transform (form fields
  * arrive as text, JSON as numbers or text) with the rule that checks the transformed value.
+ * One rule per kind of value, and only free text is trimmed: a number, a date or a listed
+ * value with white space around it is not the value, and guessing what was meant would make
+ * two spellings of one thing.
  */
 
 function rule(
@@ -31,7 +34,7 @@ function numberInput(value: unknown): unknown {
   return value instanceof JsonNumberText ? value.text : value;
 }
 
-/** Text with surrounding white space removed; other types are left for the type check. */
+/** Free text with surrounding white space removed; other types are left for the type check. */
 export function Trim(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' ? value.trim() : value,
@@ -85,6 +88,15 @@ interface DecimalBounds {
   maxPlaces: number;
 }
 
+/**
+ * The one reading of a numeric input (CONTRACT.md, Transport): a JSON number or text, both in
+ * JSON's number grammar without exponent (see parseDecimal), as a Decimal; anything else is
+ * left as given for the rule to refuse.
+ */
+function DecimalTransform(): PropertyDecorator {
+  return Transform(({ value }: { value: unknown }) => parseDecimal(numberInput(value)) ?? value);
+}
+
 /** A number as a JSON number or numeric text, plain decimal notation, within bounds. */
 export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
   const min = new Decimal(bounds.min);
@@ -93,10 +105,7 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
   const highest = bounds.inclusiveMax ? `at most ${bounds.max}` : `below ${bounds.max}`;
   const describe = `$property must be a number ${lowest} and ${highest}, with at most ${bounds.maxPlaces} decimals`;
   return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => parseDecimal(numberInput(value)) ?? value)(
-      target,
-      propertyName,
-    );
+    DecimalTransform()(target, propertyName);
     rule(
       'isDecimalInput',
       (value) =>
@@ -110,15 +119,32 @@ export function IsDecimalInput(bounds: DecimalBounds): PropertyDecorator {
 }
 
 /**
+ * A whole number within bounds (`page`, `per_page`), as a JS number: the decimal grammar with
+ * no decimal places, so `2` and `"2"`, not `"02"`, `"2.0"`, `" 2"` or `"+2"`.
+ */
+export function IsWholeNumberInput(min: number, max: number): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) => {
+      const decimal = parseDecimal(numberInput(value));
+      return decimal !== null && writtenPlaces(decimal) === 0
+        ? decimal.clamp(min - 1, max + 1).toNumber()
+        : value;
+    })(target, propertyName);
+    rule(
+      'isWholeNumberInput',
+      (value) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max,
+      `$property must be a whole number from ${min} to ${max}`,
+    )(target, propertyName);
+  };
+}
+
+/**
  * A money amount > 0, below 10^13, with at most the minor digits of the currency named by the
  * sibling property (checked once that currency is valid).
  */
 export function IsMoneyAmount(currencyProperty: string): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => parseDecimal(numberInput(value)) ?? value)(
-      target,
-      propertyName,
-    );
+    DecimalTransform()(target, propertyName);
     rule(
       'isMoneyAmount',
       (value, args) => {
@@ -140,21 +166,81 @@ export function IsMoneyAmount(currencyProperty: string): PropertyDecorator {
 
 function currencyOf(args: ValidationArguments, property: string): string | null {
   const value = (args.object as Record<string, unknown>)[property];
-  return typeof value === 'string' && isCurrencyCode(value) ? value.toUpperCase() : null;
+  return typeof value === 'string' && currencySpelling(asciiLowerCase(value)) === value
+    ? value
+    : null;
+}
+
+/**
+ * Lower case for ASCII letters only: the listed values are ASCII, and full Unicode case
+ * mapping would let look-alikes in (`ı` upper-cases to `I`, the Kelvin sign lower-cases to
+ * `k`, `ſ` upper-cases to `S`).
+ */
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => String.fromCharCode(letter.charCodeAt(0) + 32));
+}
+
+/**
+ * The one rule for a value of a listed set (CONTRACT.md, Transport): text matched without
+ * regard to ASCII case and kept in the listed spelling. Nothing is trimmed: white space, or
+ * any other character, puts a value outside the set (422). `spelling` answers the listed
+ * spelling of a lower-cased value, or undefined when the set has none.
+ */
+function IsListedValue(
+  name: string,
+  spelling: (lowerCase: string) => string | undefined,
+  message: string,
+  fromBoolean?: (value: boolean) => string,
+): PropertyDecorator {
+  const listed = (value: unknown): value is string =>
+    typeof value === 'string' && spelling(asciiLowerCase(value)) === value;
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) => {
+      if (typeof value === 'boolean' && fromBoolean) return fromBoolean(value);
+      return typeof value === 'string' ? (spelling(asciiLowerCase(value)) ?? value) : value;
+    })(target, propertyName);
+    rule(name, listed, message)(target, propertyName);
+  };
+}
+
+/** Currency codes are listed in upper case. */
+function currencySpelling(lowerCase: string): string | undefined {
+  return /^[a-z]{3}$/.test(lowerCase) && isCurrencyCode(lowerCase)
+    ? lowerCase.toUpperCase()
+    : undefined;
 }
 
 /** An active ISO 4217 code; lower case is accepted and upper-cased. */
 export function IsCurrencyInput(): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) =>
-      typeof value === 'string' ? value.trim().toUpperCase() : value,
-    )(target, propertyName);
-    rule(
-      'isCurrencyInput',
-      (value) => typeof value === 'string' && isCurrencyCode(value),
-      '$property must be an active ISO 4217 currency code',
-    )(target, propertyName);
-  };
+  return IsListedValue(
+    'isCurrencyInput',
+    currencySpelling,
+    '$property must be an active ISO 4217 currency code',
+  );
+}
+
+/** One of a listed set, in any case, stored in the listed spelling. */
+export function IsOneOf(allowed: readonly string[]): PropertyDecorator {
+  const canonical = new Map(allowed.map((value) => [asciiLowerCase(value), value]));
+  return IsListedValue(
+    'isOneOf',
+    (lowerCase) => canonical.get(lowerCase),
+    `$property must be one of: ${allowed.join(', ')}`,
+  );
+}
+
+/** `True`/`False` in any case, or a JSON boolean; kept as `True`/`False`. */
+export function IsTrueFalse(): PropertyDecorator {
+  const canonical = new Map([
+    ['true', 'True'],
+    ['false', 'False'],
+  ]);
+  return IsListedValue(
+    'isTrueFalse',
+    (lowerCase) => canonical.get(lowerCase),
+    '$property must be True or False',
+    (value) => (value ? 'True' : 'False'),
+  );
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -175,46 +261,11 @@ export function isCalendarDate(value: unknown): value is string {
   );
 }
 
-/** A real calendar date as YYYY-MM-DD. */
+/** A real calendar date as YYYY-MM-DD exactly: nothing is trimmed. */
 export function IsDateInput(): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) => {
-    Trim()(target, propertyName);
-    rule(
-      'isDateInput',
-      isCalendarDate,
-      '$property must be a real date in the form YYYY-MM-DD',
-    )(target, propertyName);
-  };
-}
-
-/** One of a listed set, matched case-insensitively, stored in the listed spelling. */
-export function IsOneOf(allowed: readonly string[]): PropertyDecorator {
-  const canonical = new Map(allowed.map((value) => [value.toLowerCase(), value]));
-  return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) =>
-      typeof value === 'string' ? (canonical.get(value.trim().toLowerCase()) ?? value) : value,
-    )(target, propertyName);
-    rule(
-      'isOneOf',
-      (value) => typeof value === 'string' && allowed.includes(value),
-      `$property must be one of: ${allowed.join(', ')}`,
-    )(target, propertyName);
-  };
-}
-
-/** `True`/`False`, `true`/`false` in any case, or a JSON boolean; kept as `True`/`False`. */
-export function IsTrueFalse(): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) => {
-    Transform(({ value }: { value: unknown }) => {
-      if (typeof value === 'boolean') return value ? 'True' : 'False';
-      if (typeof value !== 'string') return value;
-      const lower = value.trim().toLowerCase();
-      return lower === 'true' ? 'True' : lower === 'false' ? 'False' : value;
-    })(target, propertyName);
-    rule(
-      'isTrueFalse',
-      (value) => value === 'True' || value === 'False',
-      '$property must be True or False',
-    )(target, propertyName);
-  };
+  return rule(
+    'isDateInput',
+    isCalendarDate,
+    '$property must be a real date in the form YYYY-MM-DD',
+  );
 }

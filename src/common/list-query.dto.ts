@@ -1,20 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { DomainException } from './domain.exception';
-import { IsIdInput, MAX_ID, parseId } from './input-rules';
+import { IsIdInput, IsWholeNumberInput, MAX_ID, parseId } from './input-rules';
 import { Between, FindOperator, LessThanOrEqual, MoreThanOrEqual, Raw } from 'typeorm';
 
 export const MAX_PER_PAGE = 500;
 export const DEFAULT_PER_PAGE = 50;
 /** Far past any real list; keeps the row offset a safe integer. */
 export const MAX_PAGE = 999_999_999;
-
-/** Whole numbers as digits only: "2" and 2, not "2.0", "0x2" or "". */
-function toWholeNumber({ value }: { value: unknown }): unknown {
-  if (typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) return parseInt(value, 10);
-  return value;
-}
 
 /**
  * CONTRACT.md, extensions: a list without parameters answers every live record; `page` or
@@ -28,10 +21,7 @@ export class ListQueryDto {
     description: 'Answer this page only (default 1 when per_page is given); adds meta',
   })
   @IsOptional()
-  @Transform(toWholeNumber)
-  @Min(1)
-  @Max(MAX_PAGE)
-  @IsInt({ message: `page must be a whole number from 1 to ${MAX_PAGE}` })
+  @IsWholeNumberInput(1, MAX_PAGE)
   page?: number;
 
   @ApiPropertyOptional({
@@ -41,10 +31,7 @@ export class ListQueryDto {
     description: `Records per page (default ${DEFAULT_PER_PAGE} when page is given); adds meta`,
   })
   @IsOptional()
-  @Transform(toWholeNumber)
-  @Min(1)
-  @Max(MAX_PER_PAGE)
-  @IsInt({ message: `per_page must be a whole number from 1 to ${MAX_PER_PAGE}` })
+  @IsWholeNumberInput(1, MAX_PER_PAGE)
   per_page?: number;
 
   @ApiPropertyOptional({

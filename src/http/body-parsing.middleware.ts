@@ -8,7 +8,7 @@ import { parse as parseBytes } from 'bytes';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isSafeNumber, parse } from 'lossless-json';
+import { parse } from 'lossless-json';
 import multer, { MulterError } from 'multer';
 import { AppConfig } from '../config/app-config';
 import { JsonNumberText } from '../common/json-number-text';
@@ -27,11 +27,14 @@ const MAX_JSON_DEPTH = 32;
 
 /**
  * A JSON number becomes a JS number only when that loses nothing; otherwise (more digits than
- * a double holds, or exponent notation) its text is kept, still marked as a number, and
- * validation decides: a numeric parameter reads the text, a text parameter refuses a number.
+ * a double holds, exponent notation, or places a double drops, as in `1.50`) its text is kept,
+ * still marked as a number, and validation decides: a numeric parameter reads the text as
+ * written, a text parameter refuses a number.
  */
 function parseJsonNumber(text: string): number | JsonNumberText {
-  return PLAIN_NUMBER.test(text) && isSafeNumber(text) ? Number(text) : new JsonNumberText(text);
+  return PLAIN_NUMBER.test(text) && String(Number(text)) === text
+    ? Number(text)
+    : new JsonNumberText(text);
 }
 
 /** JSON text is Unicode text: a string or key with a lone surrogate makes the body malformed. */

@@ -14,7 +14,7 @@ export const TIMESTAMP_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:
 /** Output numeric text: plain digits, at most 4 decimals (a currency's minor digits or a rate). */
 export const NUMERIC_TEXT_PATTERN = '^[0-9]+(\\.[0-9]{1,4})?$';
 /** Input numeric text: plain decimal notation, no exponent (src/common/money/decimal.ts). */
-const DECIMAL_INPUT_PATTERN = '^\\s*[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)\\s*$';
+const DECIMAL_INPUT_PATTERN = '^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$';
 
 /** An id of this resource or of the one it names. */
 export function IdProperty(description = 'Id: a string of digits'): PropertyDecorator {

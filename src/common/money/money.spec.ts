@@ -1,6 +1,6 @@
 import { stringify } from 'lossless-json';
 import { isCurrencyCode, minorUnits } from './currency';
-import { Decimal, parseDecimal, sum, ZERO } from './decimal';
+import { Decimal, parseDecimal, sum, writtenPlaces, ZERO } from './decimal';
 import {
   formatMoney,
   formatRate,
@@ -15,17 +15,19 @@ const d = (text: string) => new Decimal(text);
 
 describe('parseDecimal', () => {
   it.each([
-    ['12.5', '12.5'],
-    [12.5, '12.5'],
-    [' 3 ', '3'],
-    ['\t42\n', '42'],
     ['0', '0'],
-    [0, '0'],
+    ['5', '5'],
+    ['12.5', '12.5'],
+    ['0.125', '0.125'],
+    ['-1', '-1'],
     ['-7.25', '-7.25'],
-    ['+7.25', '7.25'],
-    ['.5', '0.5'],
+    ['0.0', '0'],
+    ['10.50', '10.5'],
     ['1234567890123.4567', '1234567890123.4567'],
     ['12345678901234567890.12345678901234567890', '12345678901234567890.1234567890123456789'],
+    [12.5, '12.5'],
+    [0, '0'],
+    [-1, '-1'],
     [0.1, '0.1'],
     [2.675, '2.675'],
     [1500, '1500'],
@@ -49,6 +51,23 @@ describe('parseDecimal', () => {
   });
 
   it.each([
+    ['a trailing space', '5 '],
+    ['a leading space', ' 5'],
+    ['spaces around', ' 5 '],
+    ['a tab and a newline around', '\t42\n'],
+    ['a no-break space', '\u00a05'],
+    ['a plus sign', '+5'],
+    ['a plus sign on a fraction', '+7.25'],
+    ['a bare fraction', '.5'],
+    ['a negative bare fraction', '-.5'],
+    ['a bare point at the end', '5.'],
+    ['leading zeros', '00012'],
+    ['a leading zero before digits', '012.5'],
+    ['a negative leading zero', '-012'],
+    ['white space inside', '1 000'],
+    ['a space after the sign', '- 5'],
+    ['negative zero', '-0'],
+    ['negative zero with places', '-0.00'],
     ['exponent text', '1e3'],
     ['upper-case exponent text', '1E3'],
     ['negative exponent text', '125e-2'],
@@ -62,10 +81,12 @@ describe('parseDecimal', () => {
     ['a decimal comma', '12,5'],
     ['hexadecimal', '0x10'],
     ['binary', '0b1'],
-    ['grouped digits', '1 000'],
+    ['Arabic-Indic digits', '١٢'],
+    ['full-width digits', '１２'],
     ['a currency sign', '$5'],
     ['a unit', '5 USD'],
     ['two points', '1.2.3'],
+    ['the JS number -0', -0],
     ['NaN', NaN],
     ['Infinity', Infinity],
     ['-Infinity', -Infinity],
@@ -77,6 +98,25 @@ describe('parseDecimal', () => {
     ['a Decimal', new Decimal(1)],
   ])('refuses %s', (_, input) => {
     expect(parseDecimal(input)).toBeNull();
+  });
+});
+
+describe('writtenPlaces', () => {
+  it.each([
+    ['5', 0],
+    ['12.5', 1],
+    ['10.500', 3],
+    ['1.50000', 5],
+    ['0.0', 1],
+    ['100', 0],
+  ])('counts the places of %j as written: %i', (text, places) => {
+    expect(writtenPlaces(parseDecimal(text)!)).toBe(places);
+  });
+
+  it('counts the places of a value that was not read from text by its value', () => {
+    expect(writtenPlaces(d('1.50000'))).toBe(1);
+    expect(writtenPlaces(parseDecimal(1.5)!)).toBe(1);
+    expect(writtenPlaces(parseDecimal('1.50000')!.plus(0))).toBe(1);
   });
 });
 
@@ -303,5 +343,15 @@ describe('MONEY_LIMIT and hasAtMostPlaces', () => {
     ['1.2505', 3, false],
   ])('%s has at most %i places: %s', (input, places, expected) => {
     expect(hasAtMostPlaces(d(input), places)).toBe(expected);
+  });
+
+  it.each([
+    ['10.50', 2, true],
+    ['10.500', 2, false],
+    ['1.50000', 4, false],
+    ['1.5000', 4, true],
+    ['1500.0', 0, false],
+  ])('counts the places of input %j as written against %i: %s', (text, places, expected) => {
+    expect(hasAtMostPlaces(parseDecimal(text)!, places)).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { LosslessNumber } from 'lossless-json';
-import { Decimal } from './decimal';
+import { Decimal, writtenPlaces } from './decimal';
 import { minorUnits } from './currency';
 
 /** Money values (amounts, totals) stay strictly below this bound. */
@@ -35,7 +35,10 @@ export function jsonMoney(value: Decimal, currency: string): LosslessNumber {
   return new LosslessNumber(formatMoney(value, currency));
 }
 
-/** Whether a value fits a number of decimal places (a currency's minor digits, or 4). */
+/**
+ * Whether a value fits a number of decimal places (a currency's minor digits, or 4), counted
+ * as written for input: `10.500` does not fit two.
+ */
 export function hasAtMostPlaces(value: Decimal, places: number): boolean {
-  return value.decimalPlaces() <= places;
+  return writtenPlaces(value) <= places;
 }
