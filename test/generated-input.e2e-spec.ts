@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import type { Response } from 'supertest';
+import { DataSource } from 'typeorm';
+import { createClient } from './factories/clients';
+import { createEstimate, sendEstimate } from './factories/estimates';
+import { createExpense } from './factories/expenses';
+import { createInvoice, payInvoice, sendInvoice } from './factories/invoices';
+import { createTestApp, TestApp } from './setup/create-app';
+import {
+  HostileRequest,
+  hostileRequests,
+  readOpenApiDocument,
+  SeedRecords,
+  validRequests,
+} from './setup/openapi-requests';
+
+/*
+ * Property-based hostile input (CONTRACT.md, Errors: no input, however malformed, answers 500;
+ * a refused request changes nothing). test/setup/openapi-requests.ts derives, from the
+ * committed OpenAPI document, requests to every /v1 operation that each carry at least one
+ * defect; every one must answer a 4xx in the error envelope, and the database must read back
+ * exactly as seeded.
+ *
+ * FC_SEED=<n> replays a run, FC_RUNS=<n> changes the number of requests (10,000 by default),
+ * FC_READ_BACK_EVERY=<n> how many requests share one read-back of the database (a mismatch
+ * replays them one by one to name the culprit).
+ */
+
+const RUNS = Number(process.env.FC_RUNS ?? 10_000);
+const SEED =
+  process.env.FC_SEED === undefined
+    ? Date.now() ^ (Math.random() * 2 ** 31)
+    : Number(process.env.FC_SEED);
+const READ_BACK_EVERY = Number(process.env.FC_READ_BACK_EVERY ?? 20);
+
+/** Tables whose rows no request may change; the migrations' bookkeeping is not data. */
+const IGNORED_TABLES = new Set(['migrations', 'typeorm_metadata', 'sqlite_sequence']);
+
+describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
+  let test: TestApp;
+  let seed: SeedRecords;
+  let tables: string[];
+
+  beforeAll(async () => {
+    test = await createTestApp();
+    const { http } = test;
+    const [client, other, archivedClient] = [
+      await createClient(http),
+      await createClient(http),
+      await createClient(http),
+    ];
+    const invoice = await createInvoice(http, {
+      client,
+      items: [{ description: 'Audit', quantity: 2, rate: '100.00' }],
+    });
+    await payInvoice(http, invoice.id, '50.00');
+    await sendInvoice(http, invoice.id, 'billing@example.com');
+    const otherInvoice = await createInvoice(http, { client: other });
+    const archivedInvoice = await createInvoice(http, { client: other });
+    const estimate = await createEstimate(http, { client });
+    await sendEstimate(http, estimate.id, 'billing@example.com');
+    const otherEstimate = await createEstimate(http, { client: other });
+    const archivedEstimate = await createEstimate(http, { client: other });
+    const expense = await createExpense(http);
+    const archivedExpense = await createExpense(http, { description: 'Taxi to airport' });
+    // Archived last: the archived client's own documents stay live records.
+    await http.delete(`/v1/invoice/${archivedInvoice.id}`).expect(200);
+    await http.delete(`/v1/estimate/${archivedEstimate.id}`).expect(200);
+    await http.delete(`/v1/expense/${archivedExpense}`).expect(200);
+    await http.delete(`/v1/client/${archivedClient}`).expect(200);
+    seed = {
+      live: {
+        client: [client, other],
+        invoice: [invoice.id, otherInvoice.id],
+        estimate: [estimate.id, otherEstimate.id],
+        expense: [expense],
+      },
+      taken: { invoice_no: [otherInvoice.invoice_no], estimate_no: [otherEstimate.estimate_no] },
+      outstanding: '150.00',
+      archived: {
+        client: [archivedClient],
+        invoice: [archivedInvoice.id],
+        estimate: [archivedEstimate.id],
+        expense: [archivedExpense],
+      },
+    };
+    tables = await dataTables(test.app.get(DataSource));
+    // Listening once spares supertest a listen and a close for each of the many requests.
+    await test.app.listen(0, '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    const started = Date.now();
+    await test?.close();
+    console.log(`generated-input: close() took ${Date.now() - started} ms`);
+  });
+
+  it(`answers a 4xx in the error envelope to ${RUNS} invalid requests and changes nothing`, async () => {
+    const dataSource = test.app.get(DataSource);
+    const operations = hostileRequests(readOpenApiDocument(), seed);
+    // Every operation of the document is exercised; the lists, reads and writes are all there.
+    expect(operations.length).toBeGreaterThanOrEqual(25);
+    const counts = new Map<string, number>();
+    const statuses = new Map<number, number>();
+    let pristine = await fingerprint(dataSource, tables);
+    let batch: HostileRequest[] = [];
+
+    const send = (request: HostileRequest): Promise<Response> => sendRequest(test, request);
+
+    /** Replays the batch one request at a time, from the state the batch left. */
+    const culprits = async (requests: HostileRequest[]): Promise<string[]> => {
+      const found: string[] = [];
+      let before = await fingerprint(dataSource, tables);
+      for (const request of requests) {
+        const response = await send(request);
+        const after = await fingerprint(dataSource, tables);
+        if (after !== before) found.push(`${describeRequest(request)} → ${response.status}`);
+        before = after;
+      }
+      return found;
+    };
+
+    console.log(
+      `generated-input: seed ${SEED}, ${RUNS} requests over ${operations.length} operations, ` +
+        `read back (${tables.join(', ')}) every ${READ_BACK_EVERY}; ` +
+        `replay with FC_SEED=${SEED} FC_RUNS=${RUNS}`,
+    );
+    const started = Date.now();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(...operations.map(({ weight, arbitrary }) => ({ weight, arbitrary }))),
+        async (request) => {
+          counts.set(request.operation, (counts.get(request.operation) ?? 0) + 1);
+          const response = await send(request);
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const problem = answerProblem(response);
+          if (problem !== null) throw new Error(`${problem}\n${describeRequest(request)}`);
+          batch.push(request);
+          if (batch.length < READ_BACK_EVERY) return;
+          const requests = batch;
+          batch = [];
+          const now = await fingerprint(dataSource, tables);
+          if (now === pristine) return;
+          // The database changed: carry on from here, and name the requests that change it.
+          pristine = now;
+          const named = await culprits(requests);
+          pristine = await fingerprint(dataSource, tables);
+          throw new Error(
+            `A refused request changed the database; one at a time, these change it again:\n` +
+              (named.length > 0
+                ? named.join('\n')
+                : `(none: one of)\n${requests.map(describeRequest).join('\n')}`),
+          );
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
+    );
+    // The last partial batch.
+    expect(await fingerprint(dataSource, tables)).toBe(pristine);
+    console.log(
+      `generated-input: ${RUNS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+        `statuses: ${[...statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}; per operation: ` +
+        [...counts].map(([operation, count]) => `${operation} ${count}`).join(', '),
+    );
+  }, 600_000);
+
+  // Last, as it writes: without their defects the same requests are accepted, so each refusal
+  // above is the defect's doing, and the read-back sees what an accepted one changes.
+  it('accepts the valid requests the defects break, in every encoding', async () => {
+    const dataSource = test.app.get(DataSource);
+    const before = await fingerprint(dataSource, tables);
+    const refused: string[] = [];
+    for (const request of validRequests(readOpenApiDocument(), seed)) {
+      const response = await sendRequest(test, request);
+      if (response.status !== 200)
+        refused.push(`${describeRequest(request)}\n  → ${response.status} ${response.text}`);
+    }
+    expect(refused).toEqual([]);
+    expect(await fingerprint(dataSource, tables)).not.toBe(before);
+  });
+});
+
+function sendRequest(test: TestApp, request: HostileRequest): Promise<Response> {
+  const method = request.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+  const call = test.http[method](request.url);
+  return request.body
+    ? call
+        .set('Content-Type', request.body.contentType)
+        .set(request.body.encoding ? { 'Content-Encoding': request.body.encoding } : {})
+        .send(request.body.data)
+    : call;
+}
+
+/** Why an answer breaks the rule (a 4xx in the error envelope), or null. */
+function answerProblem(response: Response): string | null {
+  const shown = `${response.status} ${response.text?.slice(0, 300)}`;
+  if (response.status < 400 || response.status >= 500) return `answered ${shown}`;
+  if (!/json/.test(response.type)) return `answered ${response.status} as ${response.type}`;
+  const body = response.body as { status?: unknown; message?: unknown; errors?: unknown } | null;
+  if (body?.status !== 'error') return `no status "error": ${shown}`;
+  if (typeof body.message !== 'string' || body.message === '') return `no message: ${shown}`;
+  if (body.errors !== undefined) {
+    const errors = body.errors;
+    const valid =
+      typeof errors === 'object' &&
+      errors !== null &&
+      !Array.isArray(errors) &&
+      Object.values(errors).every(
+        (messages) =>
+          Array.isArray(messages) && messages.every((message) => typeof message === 'string'),
+      );
+    if (!valid) return `errors is not a map of messages: ${shown}`;
+  }
+  return null;
+}
+
+function describeRequest(request: HostileRequest): string {
+  const body = request.body
+    ? ` [${request.body.contentType}] ${clip(request.body.data.toString())}`
+    : '';
+  return `${request.method} ${clip(request.url)}${body}\n  defects: ${request.defects.join('; ')}\n  noise: ${request.noise.join('; ')}`;
+}
+
+function clip(text: string): string {
+  return text.length > 400 ? `${text.slice(0, 400)}… (${text.length} chars)` : text;
+}
+
+async function dataTables(dataSource: DataSource): Promise<string[]> {
+  const rows: Array<{ name: string }> =
+    dataSource.options.type === 'better-sqlite3' || dataSource.options.type === 'sqlite'
+      ? await dataSource.query(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+      : await dataSource.query(
+          `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = DATABASE()`,
+        );
+  return rows
+    .map((row) => row.name)
+    .filter((name) => !IGNORED_TABLES.has(name))
+    .sort();
+}
+
+/** A hash of every row of every table: cheap on the handful of pristine records. */
+async function fingerprint(dataSource: DataSource, tables: string[]): Promise<string> {
+  const hash = createHash('sha1');
+  for (const table of tables) {
+    const rows: unknown[] = await dataSource.query(
+      `SELECT * FROM ${dataSource.driver.escape(table)}`,
+    );
+    hash.update(table);
+    hash.update(
+      rows
+        .map((row) => JSON.stringify(row))
+        .sort()
+        .join('\n'),
+    );
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,1432 @@
+import * as currencyCodes from 'currency-codes';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify as formEncode } from 'qs';
+
+/*
+ * Requests that are certainly invalid, derived from the committed OpenAPI document
+ * (docs/openapi.json) and CONTRACT.md: for every operation under /v1, a valid request on the
+ * pristine records (path ids, references and unique numbers that exist or are free) is broken
+ * by at least one defect the document's own constraints forbid (type, required, enum, pattern,
+ * format, maxLength, minItems/maxItems, and the bounds and decimals each numeric parameter's
+ * description states), then roughened with noise the contract ignores (unknown fields, odd
+ * Unicode in free text, dropped optional fields), and sent in one of the encodings the service
+ * reads, or as a malformed body.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The document
+// ---------------------------------------------------------------------------------------------
+
+export interface Schema {
+  $ref?: string;
+  type?: string;
+  oneOf?: Schema[];
+  enum?: string[];
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+  example?: unknown;
+}
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  schema: Schema;
+}
+
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+}
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+export function readOpenApiDocument(): OpenApiDocument {
+  const text = readFileSync(join(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8');
+  return JSON.parse(text) as OpenApiDocument;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a generated request is
+// ---------------------------------------------------------------------------------------------
+
+/** A JSON token sent as written: a lone surrogate escape, an exponent, 400 digits. */
+export class RawJson {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return `<raw ${this.text.slice(0, 40)}>`;
+  }
+}
+
+/** A form parameter given more than once (`names=a&names=b`): a list where one value belongs. */
+export class Repeated {
+  constructor(readonly values: string[]) {}
+}
+
+/** A parameter the request leaves out. */
+export const REMOVED = Symbol('removed');
+
+type Value = unknown;
+type Path = Array<string | number>;
+export type Encoding = 'json' | 'form' | 'multipart' | 'query';
+
+/** One reason the request is invalid, or one change the contract ignores. */
+interface Change {
+  at: Path;
+  label: string;
+  value: Value;
+}
+
+export interface HostileRequest {
+  /** `POST /v1/invoice/add`: the document's method and path template. */
+  operation: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path with the id put in (percent-encoded), and the query string if any. */
+  url: string;
+  /** Raw body bytes and the Content-Type they are sent with; none for GET, DELETE, query. */
+  body?: RequestBody;
+  /** Why the request is invalid: at least one entry. */
+  defects: string[];
+  /** The changes the contract ignores. */
+  noise: string[];
+}
+
+/** The pristine records the requests name: live ones and archived ones, by resource. */
+export interface SeedRecords {
+  live: Record<Resource, string[]>;
+  archived: Record<Resource, string[]>;
+  /** Numbers of live invoices and estimates other than the first: a duplicate is a 409. */
+  taken: { invoice_no: string[]; estimate_no: string[] };
+  /** What the first live invoice still owes, in its currency (USD). */
+  outstanding: string;
+}
+
+export type Resource = 'client' | 'invoice' | 'estimate' | 'expense';
+
+// ---------------------------------------------------------------------------------------------
+// Corpora
+// ---------------------------------------------------------------------------------------------
+
+/** Valid Unicode that trips careless code: no whitespace at either end, none is a space. */
+const ODD_UNITS = [
+  'x',
+  'é',
+  '日本',
+  '🧾',
+  '👩🏽‍💻',
+  '\u202Eשלום',
+  'مرحبا\u200F',
+  'a\u0000b',
+  '\u0301e',
+  "'; DROP TABLE clients; --",
+  '%00',
+  '\\',
+  '\uFFFF',
+  '\u{10FFFF}',
+];
+
+/** Odd but valid free text, for fields whose value the defect does not depend on. */
+const ODD_TEXT = ['🧾💸', '\u202Eשלום مرحبا\u202C', 'Zoë Ærøskøbing 日本語', 'a\u0000b', '\u200F'];
+
+const BLANK = ['', ' ', '   ', ' \t\n ', '\u3000'];
+
+const NOT_DECIMAL = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e3',
+  '1E-2',
+  '0x10',
+  '1,5',
+  '12abc',
+  '1..2',
+  '--1',
+  '١٢',
+  '１２',
+  '1 2',
+  'null',
+  'true',
+];
+
+/** Numbers in no plain decimal notation CONTRACT.md allows, or with places counted as written. */
+const NOT_PLAIN_DECIMALS = [' 5 ', '+5', '.5', '5.', '00012', '1.50000'];
+
+const MALFORMED_EMAILS = [
+  'plainaddress',
+  'a@',
+  '@example.com',
+  'a b@example.com',
+  'a@b@example.com',
+  'a@example..com',
+  '<a@example.com>',
+  'a@example.com\u0000',
+];
+
+const MALFORMED_DATES = [
+  '2026-02-30',
+  '2026-02-29',
+  '2026-04-31',
+  '2026-13-01',
+  '2026-00-10',
+  '2026-01-00',
+  '2026-01-32',
+  '2026-1-5',
+  '26-01-05',
+  '20260105',
+  '2026/01/05',
+  '05-01-2026',
+  '2026-01-05x',
+  '2026-01-05T00:00:00Z',
+  '+02026-01-05',
+  '2026-０1-05',
+  'yesterday',
+  '',
+];
+
+const NON_DIGIT_IDS = [
+  'abc',
+  '1.0',
+  '-1',
+  '+1',
+  '1e3',
+  '0x1',
+  '١',
+  '１',
+  '1 ',
+  ' 1',
+  '1%00',
+  'NaN',
+  '∞',
+  '🧾',
+  '1;DROP',
+];
+
+/** Path segments that are routes of their own: `/v1/invoice/all` is the list. */
+const ROUTE_WORDS = new Set(['all', 'add', 'send', 'record-payment', 'paid', 'not-paid', 'pdf']);
+
+const KNOWN_CURRENCIES = new Set(currencyCodes.codes().map((code) => code.toUpperCase()));
+
+const UNKNOWN_CURRENCY = fc
+  .string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'),
+    minLength: 3,
+    maxLength: 3,
+  })
+  .filter(
+    (code) => !KNOWN_CURRENCIES.has(code.toUpperCase()) && !code.toUpperCase().startsWith('X'),
+  );
+
+const MALFORMED_CURRENCIES = ['US', 'USDD', 'U$D', '123', 'U S', 'ÜSD', '€', ''];
+
+// ---------------------------------------------------------------------------------------------
+// Parameter kinds, read from the schema
+// ---------------------------------------------------------------------------------------------
+
+type Kind =
+  | { type: 'text'; schema: Schema }
+  | {
+      type: 'decimal';
+      min: number;
+      minExclusive: boolean;
+      max: number;
+      maxExclusive: boolean;
+      places: number;
+      /** What numeric text the document allows. */
+      pattern: RegExp;
+    }
+  | { type: 'integer'; min: number; max: number }
+  | { type: 'true-false'; values: string[] }
+  | { type: 'array'; schema: Schema; item: Schema };
+
+function resolve(document: OpenApiDocument, schema: Schema): Schema {
+  if (!schema.$ref) return schema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  return resolve(document, document.components.schemas[name]);
+}
+
+/**
+ * The minor digits of the currency every generated money value is in: the base requests and
+ * the seeded invoices use USD.
+ */
+const BASE_MINOR_DIGITS = 2;
+
+/** The bounds and decimals a numeric parameter's description states. */
+function decimalKind(name: string, schema: Schema, pattern: string): Kind {
+  const text = schema.description ?? '';
+  const range = /(\d+) to (\d+)/.exec(text);
+  const greater = /Greater than (\d+)/.exec(text);
+  const atLeast = /at least (\d+)/.exec(text);
+  const below = /below (\d+)/.exec(text);
+  const places = /at most (\d+) decimals/.exec(text);
+  const minor = /minor digits/.test(text);
+  const kind = {
+    type: 'decimal' as const,
+    min: Number(range?.[1] ?? greater?.[1] ?? atLeast?.[1] ?? NaN),
+    minExclusive: range === null && greater !== null,
+    // Money stays below 10^13 (CONTRACT.md, money) where the description states no maximum.
+    max: Number(range?.[2] ?? below?.[1] ?? 1e13),
+    maxExclusive: range === null,
+    places: places ? Number(places[1]) : minor ? BASE_MINOR_DIGITS : NaN,
+    pattern: new RegExp(pattern, 'u'),
+  };
+  if (Number.isNaN(kind.min) || Number.isNaN(kind.places)) {
+    throw new Error(`The document states no bounds or decimals for ${name}: "${text}"`);
+  }
+  return kind;
+}
+
+function kindOf(document: OpenApiDocument, name: string, raw: Schema): Kind {
+  const schema = resolve(document, raw);
+  if (schema.oneOf) {
+    const types = schema.oneOf.map((option) => option.type);
+    if (types.includes('number')) {
+      const text = schema.oneOf.find((option) => option.type === 'string');
+      if (!text?.pattern) throw new Error(`Numeric text of ${name} has no pattern`);
+      return decimalKind(name, schema, text.pattern);
+    }
+    if (types.includes('boolean')) {
+      const values = schema.oneOf.find((option) => option.enum)?.enum ?? [];
+      return { type: 'true-false', values };
+    }
+    throw new Error(`Unexpected oneOf for ${name}`);
+  }
+  if (schema.type === 'integer') {
+    return { type: 'integer', min: schema.minimum ?? 0, max: schema.maximum ?? 2 ** 31 };
+  }
+  if (schema.type === 'array') {
+    if (!schema.items) throw new Error(`Array ${name} without items`);
+    return { type: 'array', schema, item: resolve(document, schema.items) };
+  }
+  if (schema.type === 'string') return { type: 'text', schema };
+  throw new Error(`Unexpected schema for ${name}: ${JSON.stringify(schema)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invalid values of one parameter
+// ---------------------------------------------------------------------------------------------
+
+interface FieldContext {
+  name: string;
+  required: boolean;
+  encoding: Encoding;
+  /** Body and query parameters: anything the form encodings cannot carry is JSON only. */
+  json: boolean;
+  seed: SeedRecords;
+  /** What a `^[0-9]+$` field names, for unknown and archived references. */
+  names?: Resource;
+  /**
+   * A list filter: an unknown client or currency filters down to nothing, a valid answer, so
+   * only malformed values are defects there.
+   */
+  list?: boolean;
+  /** Builds a valid line, for defects inside an array. */
+  document: OpenApiDocument;
+}
+
+type Labeled = { label: string; value: Value };
+
+const labeled = (label: string, value: Value): Labeled => ({ label, value });
+
+function constants(label: string, values: Value[]): fc.Arbitrary<Labeled> {
+  return fc.constantFrom(...values).map((value) => labeled(`${label} ${show(value)}`, value));
+}
+
+function show(value: Value): string {
+  if (value instanceof RawJson)
+    return value.text.length > 30 ? `${value.text.slice(0, 30)}…` : value.text;
+  if (typeof value === 'string') {
+    const text = JSON.stringify(value.length > 30 ? `${value.slice(0, 30)}…` : value);
+    return value.length > 30 ? `${text} (${value.length} chars)` : text;
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** A value nested `depth` levels deep where a scalar belongs: deeper than 32 is a 400. */
+function deepNesting(json: boolean): fc.Arbitrary<Labeled> {
+  return fc.tuple(fc.integer({ min: 1, max: 60 }), fc.boolean()).map(([depth, arrays]) => {
+    let value: Value = 'x';
+    for (let level = 0; level < depth; level += 1) {
+      value = arrays && json ? [value] : { a: value };
+    }
+    return labeled(`nested ${depth} deep (${arrays && json ? 'arrays' : 'objects'})`, value);
+  });
+}
+
+/** Wrong JSON types for a parameter of this kind; form encodings carry only strings. */
+function wrongTypes(kind: Kind, context: FieldContext): Array<fc.Arbitrary<Labeled>> {
+  const found: Array<fc.Arbitrary<Labeled>> = [
+    deepNesting(context.json),
+    fc.constant(labeled('an object', { a: '1' })),
+  ];
+  if (kind.type !== 'array') found.push(fc.constant(labeled('an array', ['1'])));
+  if (!context.json) {
+    if (kind.type !== 'array') {
+      found.push(
+        fc
+          .constantFrom(['1', '2'], ['2026-03-01', '2026-03-01'], ['USD', 'EUR'], ['True', 'x'])
+          .map((values) => labeled(`given twice ${values.join(', ')}`, new Repeated([...values]))),
+      );
+    }
+    return found;
+  }
+  if (kind.type !== 'true-false') {
+    found.push(fc.constantFrom(true, false).map((value) => labeled(`boolean ${value}`, value)));
+  }
+  if (kind.type === 'text' || kind.type === 'array') {
+    found.push(
+      fc
+        .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))
+        .map((value) => labeled(`number ${value}`, value)),
+      fc
+        .constantFrom('1e400', '9'.repeat(400))
+        .map((text) => labeled(`number ${text.slice(0, 12)}`, new RawJson(text))),
+    );
+  }
+  if (kind.type === 'true-false') {
+    found.push(fc.constantFrom(0, 1, 2).map((value) => labeled(`number ${value}`, value)));
+  }
+  if (kind.type === 'decimal' || kind.type === 'integer') {
+    // Exponent notation and NaN-like tokens are not plain decimal notation (CONTRACT.md).
+    found.push(
+      constants(
+        'JSON token',
+        ['1e3', '1E2', '-0e0', '1e400'].map((text) => new RawJson(text)),
+      ),
+    );
+  }
+  if (context.required) found.push(fc.constant(labeled('null', null)));
+  // Not Unicode text: the JSON body is malformed (400).
+  found.push(
+    fc
+      .constantFrom('\\ud800', 'a\\udfff', '\\udc00\\ud800')
+      .map((text) => labeled(`lone surrogate "${text}"`, new RawJson(`"${text}"`))),
+  );
+  return found;
+}
+
+/** A string of at least `length` characters, no blank at either end. */
+function longText(minimum: number, encoding: Encoding): fc.Arbitrary<Labeled> {
+  return fc
+    .tuple(
+      fc.constantFrom(...ODD_UNITS),
+      fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0, max: 40 }) }, fc.constant(10_000)),
+    )
+    .map(([unit, extra]) => {
+      const length = Math.max(minimum, extra === 10_000 ? 10_000 : minimum + extra);
+      // A long query string of multi-byte units would pass Node's header limit first (431).
+      const chosen = encoding === 'query' && length > 1000 ? 'x' : unit;
+      const repeated = chosen.repeat(Math.ceil(length / [...chosen].length));
+      return labeled(`${[...repeated].length} characters of ${JSON.stringify(chosen)}`, repeated);
+    });
+}
+
+function notCaseInsensitivelyIn(values: string[]) {
+  const listed = new Set(values.map((value) => value.toLowerCase()));
+  return (text: string): boolean => !listed.has(text.toLowerCase());
+}
+
+function textDefects(schema: Schema, context: FieldContext): Array<fc.Arbitrary<Labeled>> {
+  const found: Array<fc.Arbitrary<Labeled>> = [];
+  if (schema.maxLength !== undefined && schema.format !== 'date') {
+    found.push(longText(schema.maxLength + 1, context.encoding));
+  }
+  if ((schema.minLength ?? 0) >= 1) found.push(constants('blank', BLANK));
+  if (schema.format === 'email') {
+    found.push(constants('malformed e-mail', MALFORMED_EMAILS));
+    if (context.required) found.push(constants('blank e-mail', BLANK));
+  }
+  if (schema.format === 'date') found.push(constants('impossible date', MALFORMED_DATES));
+  if (schema.enum) {
+    const outside = fc
+      .oneof(
+        fc.constantFrom('Pending', 'Unpaid', 'Paid!', 'Bitcoin', 'Food', 'yes', '', 'null'),
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom(...schema.enum).map((value) => `${value}s`),
+      )
+      .filter(notCaseInsensitivelyIn(schema.enum));
+    found.push(outside.map((value) => labeled(`outside the enum ${show(value)}`, value)));
+    found.push(
+      fc
+        .constantFrom(...schema.enum)
+        .map((value) => labeled(`padded ${show(` ${value} `)}`, `${value} `)),
+    );
+  }
+  if (schema.pattern === '^[0-9]+$') {
+    found.push(...(context.list ? idDefects(context).slice(0, 2) : idDefects(context)));
+  }
+  if (schema.pattern === '^[A-Za-z]{3}$') {
+    found.push(constants('malformed currency', MALFORMED_CURRENCIES));
+    if (!context.list)
+      found.push(UNKNOWN_CURRENCY.map((code) => labeled(`unknown currency ${code}`, code)));
+  }
+  return found;
+}
+
+/** Ids that name no live record: not digits, unknown, archived. */
+function idDefects(context: FieldContext): Array<fc.Arbitrary<Labeled>> {
+  const found: Array<fc.Arbitrary<Labeled>> = [
+    constants('non-digit id', NON_DIGIT_IDS),
+    fc
+      .string({ minLength: 1, maxLength: 20 })
+      .filter((text) => !/^[0-9]+$/.test(text) && !ROUTE_WORDS.has(text) && !/^\.+$/.test(text))
+      .map((text) => labeled(`non-digit id ${show(text)}`, text)),
+    fc
+      .oneof(
+        fc.bigInt({ min: 1_000_000n, max: 10n ** 30n }).map(String),
+        fc.constantFrom('0', '4294967296', '9223372036854775808', '9'.repeat(40)),
+      )
+      .map((text) => labeled(`unknown id ${text.slice(0, 20)}`, text)),
+  ];
+  const archived = context.names ? context.seed.archived[context.names] : [];
+  if (archived.length > 0) {
+    found.push(fc.constantFrom(...archived).map((id) => labeled(`archived id ${id}`, id)));
+  }
+  return found;
+}
+
+function decimalDefects(
+  kind: Extract<Kind, { type: 'decimal' }>,
+  context: FieldContext,
+): Array<fc.Arbitrary<Labeled>> {
+  const step = 10 ** -kind.places;
+  const below = kind.minExclusive ? [kind.min, kind.min - step] : [kind.min - step, kind.min - 1];
+  const above = kind.maxExclusive ? [kind.max, kind.max + 0.5] : [kind.max + step, kind.max + 1];
+  const outside = [...below, ...above, -kind.max, '9'.repeat(400)].map((value) =>
+    typeof value === 'number' ? value.toFixed(kind.places) : value,
+  );
+  const found: Array<fc.Arbitrary<Labeled>> = [
+    fc
+      .tuple(fc.constantFrom(...outside), fc.boolean())
+      .map(([text, asNumber]) =>
+        context.json && asNumber
+          ? labeled(`out of bounds ${text.slice(0, 20)}`, new RawJson(text))
+          : labeled(`out of bounds "${text.slice(0, 20)}"`, text),
+      ),
+    // In range, with one to six decimals too many (the last one never 0).
+    fc
+      .tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 9 }), fc.boolean())
+      .map(([extra, last, asNumber]) => {
+        const whole = Math.max(1, Math.ceil(kind.min));
+        const text = `${whole}.${'0'.repeat(kind.places + extra - 1)}${last}`;
+        return context.json && asNumber
+          ? labeled(`too many decimals ${text}`, new RawJson(text))
+          : labeled(`too many decimals "${text}"`, text);
+      }),
+    constants('not a decimal', NOT_DECIMAL),
+    constants('not plain decimal notation', NOT_PLAIN_DECIMALS),
+  ];
+  return found;
+}
+
+function integerDefects(kind: Extract<Kind, { type: 'integer' }>): Array<fc.Arbitrary<Labeled>> {
+  return [
+    constants('out of bounds', [String(kind.min - 1), String(kind.max + 1), '-1', '9'.repeat(30)]),
+    constants('not a whole number', ['1.5', '1.0', 'abc', '1e3', '0x10', '', '１', 'NaN']),
+  ];
+}
+
+function trueFalseDefects(kind: Extract<Kind, { type: 'true-false' }>) {
+  const outside = fc
+    .oneof(
+      fc.constantFrom('yes', 'no', '1', '0', 'T', 'F', 'Truee', 'on', ''),
+      fc.string({ maxLength: 8 }),
+    )
+    .filter(notCaseInsensitivelyIn(kind.values));
+  return [outside.map((value) => labeled(`not true or false ${show(value)}`, value))];
+}
+
+/** Invalid values of one parameter, in this encoding. */
+function parameterDefects(
+  name: string,
+  raw: Schema,
+  context: FieldContext,
+): Array<fc.Arbitrary<Labeled>> {
+  const kind = kindOf(context.document, name, raw);
+  // The wrong types share one slot: the parameter's own rules are where the bugs hide.
+  const found = [fc.oneof(...wrongTypes(kind, context))];
+  if (context.required) found.push(fc.constant(labeled('missing', REMOVED)));
+  switch (kind.type) {
+    case 'text':
+      found.push(...textDefects(resolve(context.document, raw), context));
+      break;
+    case 'decimal':
+      found.push(...decimalDefects(kind, context));
+      break;
+    case 'integer':
+      found.push(...integerDefects(kind));
+      break;
+    case 'true-false':
+      found.push(...trueFalseDefects(kind));
+      break;
+    case 'array':
+      found.push(...arrayDefects(kind, context));
+      break;
+  }
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Valid values, for the base a defect breaks
+// ---------------------------------------------------------------------------------------------
+
+interface BaseContext {
+  document: OpenApiDocument;
+  seed: SeedRecords;
+  /** The resource a body `id` names. */
+  resource: Resource;
+  /** The unique numbers are new ones. */
+  tag: string;
+}
+
+function validValue(name: string, raw: Schema, context: BaseContext): Value {
+  const kind = kindOf(context.document, name, raw);
+  const schema = resolve(context.document, raw);
+  switch (kind.type) {
+    case 'decimal':
+      return kind.places >= 2 ? '12.50' : '12';
+    case 'integer':
+      return String(kind.min);
+    case 'true-false':
+      return kind.values[0] ?? 'False';
+    case 'array': {
+      const line = validObject(kind.item, context);
+      return [line, { ...line, description: 'Second line' }];
+    }
+    case 'text':
+      if (schema.enum) return schema.enum[schema.enum.length - 1];
+      if (schema.format === 'date') return '2026-03-01';
+      if (schema.format === 'email') return 'someone@example.com';
+      if (schema.pattern === '^[A-Za-z]{3}$') return 'USD';
+      if (schema.pattern === '^[0-9]+$') {
+        return context.seed.live[name === 'client' ? 'client' : context.resource][0];
+      }
+      return `GEN-${context.tag}-${name}`.slice(0, schema.maxLength ?? 64);
+  }
+}
+
+function validObject(schema: Schema, context: BaseContext): Record<string, Value> {
+  return Object.fromEntries(
+    Object.entries(schema.properties ?? {}).map(([name, property]) => [
+      name,
+      validValue(name, property, context),
+    ]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays of objects: lines
+// ---------------------------------------------------------------------------------------------
+
+function arrayDefects(
+  kind: Extract<Kind, { type: 'array' }>,
+  context: FieldContext,
+): Array<fc.Arbitrary<Labeled>> {
+  const base: BaseContext = {
+    document: context.document,
+    seed: context.seed,
+    resource: 'invoice',
+    tag: 'L',
+  };
+  const line = validObject(kind.item, base);
+  const found: Array<fc.Arbitrary<Labeled>> = [];
+  // A form carries no empty array: there, no lines is no parameter, which only add refuses.
+  if ((kind.schema.minItems ?? 0) >= 1 && (context.json || context.required)) {
+    found.push(fc.constant(labeled('no lines', [])));
+  }
+  if (kind.schema.maxItems !== undefined) {
+    const count = kind.schema.maxItems + 1;
+    found.push(
+      fc.constant(
+        labeled(
+          `${count} lines`,
+          Array.from({ length: count }, () => line),
+        ),
+      ),
+    );
+  }
+  found.push(
+    constants('a line that is not an object', [
+      'x',
+      '',
+      ...(context.json ? [1, null, true] : []),
+    ]).map(({ label, value }) => labeled(label, [line, value])),
+  );
+  // One line broken by a defect of one of its fields.
+  const required = new Set(kind.item.required ?? []);
+  const fields = Object.entries(kind.item.properties ?? {}).map(([name, schema]) =>
+    fc
+      .oneof(...parameterDefects(name, schema, { ...context, name, required: required.has(name) }))
+      .map(({ label, value }) => ({ name, label, value })),
+  );
+  const lineDefect = fc
+    .tuple(fc.integer({ min: 0, max: 1 }), fc.oneof(...fields))
+    .map(([index, defect]) => {
+      const lines: Array<Record<string, Value>> = [
+        { ...line },
+        { ...line, description: 'Second line' },
+      ];
+      if (defect.value === REMOVED) delete lines[index][defect.name];
+      else lines[index][defect.name] = defect.value;
+      return labeled(`line ${index} ${defect.name}: ${defect.label}`, lines);
+    });
+  // A line's quantity and rate carry the decimal rules: a broken line gets three slots.
+  found.push(lineDefect, lineDefect, lineDefect);
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encodings
+// ---------------------------------------------------------------------------------------------
+
+function toJson(value: Value): string {
+  if (value instanceof RawJson) return value.text;
+  if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const members = Object.entries(value as Record<string, Value>)
+      .filter(([, member]) => member !== REMOVED && member !== undefined)
+      .map(([key, member]) => `${JSON.stringify(key)}:${toJson(member)}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** `items[0][description]`-style pairs, as forms and multipart carry them. */
+function formPairs(value: Value, prefix = ''): Array<[string, string]> {
+  if (value === REMOVED || value === undefined) return [];
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) => formPairs(item, `${prefix}[${index}]`));
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.entries(value as Record<string, Value>).flatMap(([key, member]) =>
+      formPairs(member, prefix === '' ? key : `${prefix}[${key}]`),
+    );
+  }
+  if (value instanceof Repeated) return value.values.map((member) => [prefix, member]);
+  return [[prefix, typeof value === 'string' ? value : JSON.stringify(value)]];
+}
+
+function formText(value: Record<string, Value>): string {
+  return formPairs(value)
+    .map(([key, member]) => formEncode({ [key]: member }, { encodeValuesOnly: false }))
+    .join('&');
+}
+
+const BOUNDARY = '----generated-input-boundary';
+
+function multipartBody(value: Record<string, Value>): Buffer {
+  const parts = formPairs(value).map(
+    ([key, member]) =>
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${member}\r\n`,
+  );
+  return Buffer.from(`${parts.join('')}--${BOUNDARY}--\r\n`, 'utf8');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Malformed bodies: invalid whatever they hold
+// ---------------------------------------------------------------------------------------------
+
+export interface RequestBody {
+  contentType: string;
+  data: string | Buffer;
+  /** Content-Encoding, when the body claims one. */
+  encoding?: string;
+}
+
+interface BodyDefect {
+  label: string;
+  body: (valid: Record<string, Value>) => RequestBody;
+}
+
+const MALFORMED_BODIES: BodyDefect[] = [
+  // A body that says it is compressed and is not, or in a coding no parser knows.
+  ...(['gzip', 'deflate', 'br', 'x-unknown', 'gzip, identity'] as const).flatMap((coding) =>
+    (['application/json', 'application/x-www-form-urlencoded'] as const).map(
+      (type): BodyDefect => ({
+        label: `${type} claiming Content-Encoding ${coding}`,
+        body: (valid) => ({
+          contentType: type,
+          data: type === 'application/json' ? toJson(valid) : formText(valid),
+          encoding: coding,
+        }),
+      }),
+    ),
+  ),
+  {
+    label: 'a form in charset klingon',
+    body: (valid) => ({
+      contentType: 'application/x-www-form-urlencoded; charset=klingon',
+      data: formText(valid),
+    }),
+  },
+  {
+    label: 'JSON over the 1 MB body limit',
+    body: (valid) => ({
+      contentType: 'application/json',
+      data: `${toJson(valid).slice(0, -1)},"padding":"${'x'.repeat(1_100_000)}"}`,
+    }),
+  },
+  {
+    label: 'a form over the 1 MB body limit',
+    body: (valid) => ({
+      contentType: 'application/x-www-form-urlencoded',
+      data: `${formText(valid)}&padding=${'x'.repeat(1_100_000)}`,
+    }),
+  },
+  {
+    // Whichever of the two a parser keeps, the body is wrong: the last is not a scalar, and
+    // a parser that refuses duplicates refuses the body.
+    label: 'JSON naming a parameter twice, the second time as an object',
+    body: (valid) => {
+      const first = Object.keys(valid)[0];
+      return {
+        contentType: 'application/json',
+        data: `${toJson(valid).slice(0, -1)},${JSON.stringify(first)}:{"a":[1]}}`,
+      };
+    },
+  },
+  ...[
+    'text/plain',
+    'application/xml',
+    'text/csv',
+    'application/octet-stream',
+    'application/jsonx',
+    'image/png',
+  ].map((type): BodyDefect => ({
+    label: `content type ${type}`,
+    body: (valid) => ({ contentType: type, data: toJson(valid) }),
+  })),
+  ...['klingon', 'utf-7x', 'ebcdic'].map((charset): BodyDefect => ({
+    label: `JSON in charset ${charset}`,
+    body: (valid) => ({ contentType: `application/json; charset=${charset}`, data: toJson(valid) }),
+  })),
+  {
+    label: 'JSON declared UTF-8 with invalid bytes',
+    body: (valid) => {
+      const text = toJson(valid);
+      const cut = text.indexOf('"', 2) + 1;
+      return {
+        contentType: 'application/json; charset=utf-8',
+        data: Buffer.concat([
+          Buffer.from(text.slice(0, cut)),
+          Buffer.from([0xff, 0xfe, 0xc3]),
+          Buffer.from(text.slice(cut)),
+        ]),
+      };
+    },
+  },
+  ...(
+    [
+      ['truncated JSON', (text: string) => text.slice(0, Math.max(1, text.length - 3))],
+      ['JSON with a trailing comma', (text: string) => `${text.slice(0, -1)},}`],
+      ['JSON with single quotes', (text: string) => text.replace(/"/g, "'")],
+      ['JSON with a comment', (text: string) => `/* c */${text}`],
+      ['JSON with NaN', (text: string) => `${text.slice(0, -1)},"x":NaN}`],
+      ['two JSON objects', (text: string) => `${text}${text}`],
+      ['a JSON array', (text: string) => `[${text}]`],
+      ['a JSON string', (text: string) => JSON.stringify(text)],
+      ['JSON null', () => 'null'],
+      ['an unterminated string', (text: string) => `${text.slice(0, -1)},"x":"abc}`],
+    ] as Array<[string, (text: string) => string]>
+  ).map(([label, mangle]): BodyDefect => ({
+    label,
+    body: (valid) => ({ contentType: 'application/json', data: mangle(toJson(valid)) }),
+  })),
+  {
+    label: 'multipart without a boundary',
+    body: (valid) => ({ contentType: 'multipart/form-data', data: multipartBody(valid) }),
+  },
+  {
+    label: 'multipart with another boundary',
+    body: (valid) => ({
+      contentType: 'multipart/form-data; boundary=other',
+      data: multipartBody(valid),
+    }),
+  },
+  {
+    label: 'multipart cut short',
+    body: (valid) => {
+      const data = multipartBody(valid);
+      return {
+        contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+        data: data.subarray(0, data.length - 40),
+      };
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Noise the contract ignores
+// ---------------------------------------------------------------------------------------------
+
+const EXTRA_NAMES = [
+  'extra',
+  'Names',
+  'CLIENT',
+  'items_',
+  'id_',
+  'toString',
+  'constructor',
+  'hasOwnProperty',
+  'x'.repeat(300),
+  '日本',
+  '🧾',
+];
+
+function extraValue(json: boolean): fc.Arbitrary<Value> {
+  return json
+    ? fc.jsonValue({ maxDepth: 3 })
+    : fc.oneof(fc.constantFrom(...ODD_TEXT), fc.string({ maxLength: 20 }), fc.constant({ a: 'b' }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------------------------
+
+interface OperationPlan {
+  document: OpenApiDocument;
+  operation: string;
+  method: HostileRequest['method'];
+  template: string;
+  resource: Resource;
+  pathId: boolean;
+  body?: Schema;
+  query: Parameter[];
+}
+
+function plans(document: OpenApiDocument): OperationPlan[] {
+  const found: OperationPlan[] = [];
+  for (const [template, operations] of Object.entries(document.paths)) {
+    if (!template.startsWith('/v1/')) continue;
+    for (const [method, operation] of Object.entries(operations)) {
+      const resource = template.split('/')[2] as Resource;
+      const content = operation.requestBody?.content;
+      const body = content?.['application/json']?.schema;
+      found.push({
+        document,
+        operation: `${method.toUpperCase()} ${template}`,
+        method: method.toUpperCase() as HostileRequest['method'],
+        template,
+        resource,
+        pathId: template.includes('{id}'),
+        body: body ? resolve(document, body) : undefined,
+        query: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query'),
+      });
+    }
+  }
+  return found;
+}
+
+/** The URL and body of a request carrying `value` in this encoding. */
+function encode(
+  plan: OperationPlan,
+  id: string | undefined,
+  value: Record<string, Value>,
+  encoding: Encoding,
+  contentType: string,
+): Pick<HostileRequest, 'url' | 'body'> {
+  switch (encoding) {
+    case 'json':
+      return { url: url(plan, id, ''), body: { contentType, data: toJson(value) } };
+    case 'form':
+      return { url: url(plan, id, ''), body: { contentType, data: formText(value) } };
+    case 'multipart':
+      return {
+        url: url(plan, id, ''),
+        body: {
+          contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+          data: multipartBody(value),
+        },
+      };
+    case 'query':
+      return { url: url(plan, id, formText(value)) };
+  }
+}
+
+const CONTENT_TYPES: Record<Encoding, string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+  query: '',
+};
+
+/**
+ * The valid request each broken one starts from, for every operation with a body, the
+ * encodings taken in turn: what the service must accept, so that a refusal of a generated
+ * request is the defect's doing. Unique numbers differ per request; each names a live record.
+ */
+export function validRequests(document: OpenApiDocument, seed: SeedRecords): HostileRequest[] {
+  const encodings: Encoding[] = ['json', 'form', 'multipart', 'query'];
+  return plans(document)
+    .filter((plan) => plan.body !== undefined)
+    .map((plan, index) => {
+      const encoding = encodings[index % encodings.length];
+      const value = validObject(plan.body as Schema, {
+        document,
+        seed,
+        resource: plan.resource,
+        tag: `V${index}`,
+      });
+      const id = plan.pathId ? seed.live[plan.resource][0] : undefined;
+      return {
+        operation: plan.operation,
+        method: plan.method,
+        defects: [],
+        noise: [encoding],
+        ...encode(plan, id, value, encoding, CONTENT_TYPES[encoding]),
+      };
+    });
+}
+
+/**
+ * Defects of several parameters together that CONTRACT.md makes invalid: due before issue,
+ * money at or above 10^13 once multiplied, summed or taxed, decimals finer than the currency's
+ * minor units, a payment above what is owed, an update below what is paid, a taken number.
+ */
+function ruleDefects(
+  plan: OperationPlan,
+  body: Schema,
+  seed: SeedRecords,
+): Array<fc.Arbitrary<Change[]>> {
+  const has = (name: string): boolean => body.properties?.[name] !== undefined;
+  const rule = (label: string, values: Record<string, Value>): Change[] =>
+    Object.entries(values).map(([name, value]) => ({ at: [name], label: `rule: ${label}`, value }));
+  const found: Array<fc.Arbitrary<Change[]>> = [];
+  if (has('issue_date') && has('due_date')) {
+    found.push(
+      fc
+        .constantFrom(
+          ['2026-03-10', '2026-03-09'],
+          ['2026-01-01', '2025-12-31'],
+          ['2024-02-29', '2024-02-28'],
+        )
+        .map(([issue, due]) =>
+          rule(`due ${due} before issue ${issue}`, { issue_date: issue, due_date: due }),
+        ),
+    );
+  }
+  if (has('items')) {
+    const line = (quantity: string, rate: string) => ({ description: 'Overflow', quantity, rate });
+    const overflowing: Array<[string, Record<string, Value>]> = [
+      ['a line amount of 10^13', { items: [line('2', '5000000000000')] }],
+      ['a line amount above 10^13', { items: [line('9999999999999.9999', '9999999999999.9999')] }],
+      ['a line amount rounding up to 10^13', { items: [line('1', '9999999999999.9999')] }],
+      [
+        'lines summing to 10^13',
+        { items: [line('1', '5000000000000'), line('1', '5000000000000')] },
+      ],
+      [
+        'tax raising the total to 10^13',
+        { items: [line('1', '9999999999999.99')], tax_rate: '100' },
+      ],
+      [
+        '500 lines summing above 10^13',
+        { items: Array.from({ length: 500 }, () => line('9999', '99999999')) },
+      ],
+    ];
+    found.push(fc.constantFrom(...overflowing).map(([label, values]) => rule(label, values)));
+  }
+  if (plan.operation === 'PUT /v1/invoice/{id}') {
+    found.push(
+      fc.constant(
+        rule('total below amount_paid', {
+          items: [{ description: 'Less', quantity: '1', rate: '1.00' }],
+          tax_rate: '0',
+        }),
+      ),
+    );
+  }
+  if (has('amount_paid')) {
+    const owed = Number(seed.outstanding);
+    found.push(
+      fc
+        .constantFrom((owed + 0.01).toFixed(2), (owed * 2).toFixed(2), '9999999999999.99')
+        .map((amount) =>
+          rule(`${amount} above the ${seed.outstanding} owed`, { amount_paid: amount }),
+        ),
+    );
+  }
+  if (has('amount') && has('currency')) {
+    found.push(
+      fc
+        .constantFrom(
+          ['JPY', '12.5'],
+          ['JPY', '1.0'],
+          ['KWD', '1.0001'],
+          ['USD', '0.001'],
+          ['BHD', '0.0005'],
+        )
+        .map(([currency, amount]) => rule(`${amount} in ${currency}`, { currency, amount })),
+    );
+  }
+  // A required parameter left out but offered on the prototype: a lookup that walks the
+  // prototype chain would find it.
+  const context: BaseContext = { document: plan.document, seed, resource: plan.resource, tag: 'P' };
+  const required = body.required ?? [];
+  if (required.length > 0) {
+    found.push(
+      fc
+        .tuple(fc.constantFrom(...required), fc.constantFrom('__proto__', 'constructor'))
+        .map(([name, holder]) => {
+          const offered = validValue(name, body.properties?.[name] ?? {}, context);
+          const value =
+            holder === '__proto__' ? { [name]: offered } : { prototype: { [name]: offered } };
+          return [
+            { at: [name], label: `rule: ${name} missing, offered in ${holder}`, value: REMOVED },
+            { at: [holder], label: `rule: ${name} missing, offered in ${holder}`, value },
+          ];
+        }),
+    );
+  }
+  for (const name of ['invoice_no', 'estimate_no'] as const) {
+    if (!has(name) || seed.taken[name].length === 0) continue;
+    found.push(
+      fc
+        .tuple(fc.constantFrom(...seed.taken[name]), fc.constantFrom('', ' ', '  \t'))
+        .map(([taken, padding]) =>
+          rule(`${name} ${taken} taken`, { [name]: `${padding}${taken}${padding}` }),
+        ),
+    );
+  }
+  return found;
+}
+
+function setAt(target: Record<string, Value>, at: Path, value: Value): void {
+  let node = target as Record<string | number, Value>;
+  for (const key of at.slice(0, -1)) node = node[key] as Record<string | number, Value>;
+  const last = at[at.length - 1];
+  if (value === REMOVED) delete node[last];
+  // As JSON.parse makes it: `__proto__` an own key, not the object's prototype.
+  else
+    Object.defineProperty(node, last, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+}
+
+function clone<T>(value: T): T {
+  if (value instanceof RawJson) return value;
+  if (Array.isArray(value)) return value.map(clone) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, member]) => [key, clone(member)]),
+    ) as T;
+  }
+  return value;
+}
+
+function pathIdArbitrary(plan: OperationPlan, seed: SeedRecords, document: OpenApiDocument) {
+  const context: FieldContext = {
+    name: 'id',
+    required: true,
+    encoding: 'query',
+    json: false,
+    seed,
+    names: plan.resource,
+    document,
+  };
+  return fc.oneof(...idDefects(context));
+}
+
+function url(plan: OperationPlan, id: string | undefined, query: string): string {
+  const path =
+    id === undefined ? plan.template : plan.template.replace('{id}', encodeURIComponent(id));
+  return query === '' ? path : `${path}?${query}`;
+}
+
+/** Requests to a list: one to three query parameters broken, unknown ones added. */
+function listRequests(plan: OperationPlan, seed: SeedRecords, document: OpenApiDocument) {
+  const defects = plan.query.map((parameter) =>
+    fc
+      .oneof(
+        ...parameterDefects(parameter.name, parameter.schema, {
+          name: parameter.name,
+          required: false,
+          encoding: 'query',
+          json: false,
+          seed,
+          list: true,
+          document,
+        }),
+      )
+      .map((defect) => ({ at: [parameter.name], ...defect })),
+  );
+  return fc
+    .record({
+      defects: fc.oneof(
+        { weight: 3, arbitrary: fc.oneof(...defects).map((change) => [change]) },
+        {
+          weight: 1,
+          arbitrary: fc.uniqueArray(fc.oneof(...defects), {
+            minLength: 2,
+            maxLength: 3,
+            selector: (change) => change.at[0],
+          }),
+        },
+      ),
+      extra: fc.array(fc.tuple(fc.constantFrom(...EXTRA_NAMES), extraValue(false)), {
+        maxLength: 2,
+      }),
+    })
+    .map(({ defects: changes, extra }): HostileRequest => {
+      const query: Record<string, Value> = {};
+      for (const [name, value] of extra) query[name] = value;
+      for (const change of changes) setAt(query, change.at, change.value);
+      return {
+        operation: plan.operation,
+        method: plan.method,
+        url: url(plan, undefined, formText(query)),
+        defects: changes.map((change) => `${change.at.join('.')}: ${change.label}`),
+        noise: extra.map(([name]) => `extra ${name}`),
+      };
+    });
+}
+
+/** Requests that name a record by path and carry no body: the id is always wrong. */
+function pathOnlyRequests(plan: OperationPlan, seed: SeedRecords, document: OpenApiDocument) {
+  return fc
+    .record({
+      id: pathIdArbitrary(plan, seed, document),
+      extra: fc.array(fc.tuple(fc.constantFrom(...EXTRA_NAMES), extraValue(false)), {
+        maxLength: 2,
+      }),
+    })
+    .map(({ id, extra }): HostileRequest => ({
+      operation: plan.operation,
+      method: plan.method,
+      url: url(plan, String(id.value), formText(Object.fromEntries(extra))),
+      defects: [`path id: ${id.label}`],
+      noise: extra.map(([name]) => `extra ${name}`),
+    }));
+}
+
+function bodyRequests(
+  plan: OperationPlan,
+  body: Schema,
+  seed: SeedRecords,
+  document: OpenApiDocument,
+) {
+  const valid = validObject(body, { document, seed, resource: plan.resource, tag: 'NEW' });
+  const required = new Set(body.required ?? []);
+  // The first live record: the others hold the taken numbers a duplicate names.
+  const liveId = fc.constant(plan.pathId ? seed.live[plan.resource][0] : undefined);
+  const badId = plan.pathId ? pathIdArbitrary(plan, seed, document) : undefined;
+
+  const freeText = Object.entries(body.properties ?? {})
+    .filter(([name, schema]) => {
+      const resolved = resolve(document, schema);
+      return (
+        resolved.type === 'string' &&
+        !resolved.format &&
+        !resolved.pattern &&
+        !resolved.enum &&
+        !required.has(name)
+      );
+    })
+    .map(([name]) => name);
+  const optional = Object.keys(body.properties ?? {}).filter((name) => !required.has(name));
+
+  const encoded = (encoding: Encoding): fc.Arbitrary<HostileRequest> => {
+    const json = encoding === 'json';
+    // Numbers and lines hold most of the rules: they are broken three times as often.
+    const fieldDefects = Object.entries(body.properties ?? {}).map(([name, schema]) => ({
+      weight: ['decimal', 'array'].includes(kindOf(document, name, schema).type) ? 3 : 1,
+      arbitrary: fc
+        .oneof(
+          ...parameterDefects(name, schema, {
+            name,
+            required: required.has(name),
+            encoding,
+            json,
+            seed,
+            names: name === 'client' ? 'client' : name === 'id' ? plan.resource : undefined,
+            document,
+          }),
+        )
+        .map((defect): Change => ({ at: [name], ...defect })),
+    }));
+    const noise = fc.array(
+      fc.oneof(
+        fc
+          .tuple(fc.constantFrom(...EXTRA_NAMES), extraValue(json))
+          .map(([name, value]): Change => ({ at: [name], label: `extra ${name}`, value })),
+        ...(freeText.length > 0
+          ? [
+              fc
+                .tuple(fc.constantFrom(...freeText), fc.constantFrom(...ODD_TEXT))
+                .map(([name, value]): Change => ({
+                  at: [name],
+                  label: `odd text in ${name}`,
+                  value,
+                })),
+            ]
+          : []),
+        ...(optional.length > 0
+          ? [
+              fc
+                .constantFrom(...optional)
+                .map((name): Change => ({ at: [name], label: `no ${name}`, value: REMOVED })),
+            ]
+          : []),
+      ),
+      { maxLength: 3 },
+    );
+    // Mostly one defect, so that each is refused on its own merits, not for a louder one.
+    const rules = ruleDefects(plan, body, seed);
+    const withDefects = (minLength: number) =>
+      fc.oneof(
+        {
+          weight: 5,
+          arbitrary: fc.uniqueArray(fc.oneof(...fieldDefects), {
+            minLength,
+            maxLength: 1,
+            selector: (change) => change.at[0],
+          }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.uniqueArray(fc.oneof(...fieldDefects), {
+            minLength: 2,
+            maxLength: 3,
+            selector: (change) => change.at[0],
+          }),
+        },
+        ...(rules.length > 0 ? [{ weight: 2, arbitrary: fc.oneof(...rules) }] : []),
+      );
+    interface Shape {
+      id: string | undefined;
+      idDefect: Labeled | undefined;
+      defects: Change[];
+      noise: Change[];
+    }
+    const shapes: Array<fc.WeightedArbitrary<Shape>> = [
+      {
+        weight: 3,
+        arbitrary: fc.record({
+          id: liveId,
+          idDefect: fc.constant(undefined),
+          defects: withDefects(1),
+          noise,
+        }),
+      },
+    ];
+    if (badId) {
+      shapes.push({
+        weight: 1,
+        arbitrary: fc.record({
+          id: fc.constant(undefined),
+          idDefect: badId,
+          defects: withDefects(0),
+          noise,
+        }),
+      });
+    }
+    const charset = json
+      ? fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'application/json; charset=UTF-8',
+          'application/merge+json',
+        )
+      : fc.constant('application/x-www-form-urlencoded');
+    return fc.tuple(fc.oneof(...shapes), charset).map(([shape, contentType]): HostileRequest => {
+      const value = clone(valid);
+      // Noise first: a defect on the same parameter wins.
+      const ignored = shape.noise.filter(
+        (change) => !shape.defects.some((defect) => defect.at[0] === change.at[0]),
+      );
+      for (const change of ignored) setAt(value, change.at, change.value);
+      for (const change of shape.defects) setAt(value, change.at, change.value);
+      const id = shape.idDefect ? String(shape.idDefect.value) : shape.id;
+      const defects = [
+        ...(shape.idDefect ? [`path id: ${shape.idDefect.label}`] : []),
+        ...new Set(
+          shape.defects.map((change) =>
+            change.label.startsWith('rule: ')
+              ? change.label
+              : `${change.at.join('.')}: ${change.label}`,
+          ),
+        ),
+      ];
+      const request = {
+        operation: plan.operation,
+        method: plan.method,
+        defects,
+        noise: [`${encoding}`, ...ignored.map((change) => change.label)],
+      };
+      return { ...request, ...encode(plan, id, value, encoding, contentType) };
+    });
+  };
+
+  const malformed = fc
+    .tuple(fc.constantFrom(...MALFORMED_BODIES), liveId)
+    .map(([defect, id]): HostileRequest => ({
+      operation: plan.operation,
+      method: plan.method,
+      url: url(plan, id, ''),
+      body: defect.body(valid),
+      defects: [`body: ${defect.label}`],
+      noise: [],
+    }));
+
+  return fc.oneof(
+    { weight: 4, arbitrary: encoded('json') },
+    { weight: 2, arbitrary: encoded('form') },
+    { weight: 2, arbitrary: encoded('multipart') },
+    { weight: 1, arbitrary: encoded('query') },
+    { weight: 1, arbitrary: malformed },
+  );
+}
+
+export interface OperationArbitrary {
+  operation: string;
+  /** Bodies hold most parameters and most rules: they get most of the requests. */
+  weight: number;
+  arbitrary: fc.Arbitrary<HostileRequest>;
+}
+
+/** For every operation under /v1 in the document, an arbitrary of requests it must refuse. */
+export function hostileRequests(
+  document: OpenApiDocument,
+  seed: SeedRecords,
+): OperationArbitrary[] {
+  return plans(document).map((plan) => {
+    if (plan.body) {
+      return {
+        operation: plan.operation,
+        weight: 4,
+        arbitrary: bodyRequests(plan, plan.body, seed, document),
+      };
+    }
+    if (plan.pathId) {
+      return {
+        operation: plan.operation,
+        weight: 1,
+        arbitrary: pathOnlyRequests(plan, seed, document),
+      };
+    }
+    if (plan.query.length > 0) {
+      return {
+        operation: plan.operation,
+        weight: 2,
+        arbitrary: listRequests(plan, seed, document),
+      };
+    }
+    throw new Error(`${plan.operation}: nothing in the document to make it invalid`);
+  });
+}
