@@ -39,6 +39,12 @@ export function buildDataSourceOptions(
       // WAL lets readers proceed while the single writer commits; writes are queued in-app.
       enableWAL: true,
       prepareDatabase: (db: SqliteConnection) => {
+        // Set here, before TypeORM's enableWAL, and explicitly: better-sqlite3 is built with
+        // SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so WAL alone would run synchronous=NORMAL, which
+        // survives a killed process but can lose the last answered commits on power loss.
+        // FULL syncs the WAL at every commit: an answered write survives both.
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = FULL');
         db.pragma('busy_timeout = 5000');
         // SQLite's own lower() folds ASCII only; searches fold every script, as on MySQL.
         db.function('lower', { deterministic: true }, (text: unknown) =>

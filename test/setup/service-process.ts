@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 
 export interface ServiceProcess {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.x.y.z:<port>`: an address of its own on loopback. */
   readonly url: string;
   readonly port: number;
   /** Everything it wrote to stdout and stderr so far. */
@@ -19,10 +20,10 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** A port free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
+/** A port free right now on `host`. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
@@ -36,15 +37,19 @@ export async function startService(
   env: Record<string, string> = {},
   readyWithinMs = 30_000,
 ): Promise<ServiceProcess> {
-  const port = await freePort();
+  // An address of its own in 127.0.0.0/8: a port found free can be taken by another process
+  // before the service binds it, and /health/ready would then be answered by that process.
+  // No other test listens beyond 127.0.0.1, so on this address only the service can answer.
+  const host = `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+  const port = await freePort(host);
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: host },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const service: ServiceProcess = {
     url,
     port,
