@@ -10,3 +10,25 @@ export function generateShortCode(): string {
   for (let index = 0; index < LENGTH; index++) code += ALPHABET[randomInt(ALPHABET.length)];
   return code;
 }
+
+/** Writes with a fresh code at most this often; the odds of needing a second are about 1 in 10^12. */
+export const SHORT_CODE_ATTEMPTS = 5;
+
+/**
+ * Runs `write` with a code from `newCode`, and again with a fresh code while `taken` says the
+ * unique index refused it. A refused INSERT undoes only itself, on MySQL and SQLite alike, so
+ * this retries inside the caller's transaction without disturbing the rest of it.
+ */
+export async function withFreshCode<T>(
+  newCode: () => string,
+  write: (code: string) => Promise<T>,
+  taken: (error: unknown) => boolean,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(newCode());
+    } catch (error) {
+      if (attempt >= SHORT_CODE_ATTEMPTS || !taken(error)) throw error;
+    }
+  }
+}

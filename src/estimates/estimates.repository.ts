@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database, isUniqueViolation } from '../database/database';
 import { DocumentRepository } from '../documents/document.repository';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
@@ -21,7 +21,11 @@ export class EstimatesRepository extends DocumentRepository<Estimate, EstimateSe
     });
   }
 
-  /** The estimate became this invoice, and so is accepted. */
+  /** True when an insert failed because its short code is another estimate's. */
+  shortCodeTaken(error: unknown): boolean {
+    return isUniqueViolation(error, 'uq_estimates_short_code', 'estimates.short_code');
+  }
+
   /**
    * The live estimate with its lines and send log, or null: one statement, so every part is
    * read at the same moment without a transaction.
@@ -30,6 +34,7 @@ export class EstimatesRepository extends DocumentRepository<Estimate, EstimateSe
     return readEstimateDetail(this.database.manager, id);
   }
 
+  /** The estimate became this invoice, and so is accepted. */
   async markConverted(id: number, invoiceId: number, at: Date): Promise<void> {
     await this.database.manager.update(Estimate, id, {
       accepted: true,

@@ -3,7 +3,7 @@ import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
-import { generateShortCode } from '../common/short-code';
+import { generateShortCode, withFreshCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { ListAnswer, listResponse } from '../database/find-list';
@@ -84,17 +84,24 @@ export class EstimatesService {
     return this.database.transaction(async () => {
       const draft = await this.drafts.draft(input, null);
       const now = this.clock.now();
-      const estimate = this.estimates.create({
-        ...draftColumns(draft),
-        shortCode: generateShortCode(),
-        estimateNo: input.estimate_no,
-        accepted: input.accepted === 'True',
-        convertedInvoiceId: null,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      });
-      await this.estimates.insert(estimate);
+      const estimate = await withFreshCode(
+        generateShortCode,
+        async (shortCode) => {
+          const estimate = this.estimates.create({
+            ...draftColumns(draft),
+            shortCode,
+            estimateNo: input.estimate_no,
+            accepted: input.accepted === 'True',
+            convertedInvoiceId: null,
+            createdAt: now,
+            updatedAt: now,
+            deletedAt: null,
+          });
+          await this.estimates.insert(estimate);
+          return estimate;
+        },
+        (error) => this.estimates.shortCodeTaken(error),
+      );
       const lines = await this.lines.insert(estimate.id, draft.lines);
       return toWriteResult(estimate, lines);
     });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FindOptionsWhere } from 'typeorm';
 import { ListQueryDto } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
-import { Database } from '../database/database';
+import { Database, isUniqueViolation } from '../database/database';
 import { findList, ListResult } from '../database/find-list';
 import { Expense } from './entities/expense.entity';
 
@@ -31,6 +31,11 @@ export class ExpensesRepository {
   /** Inserts the row; its id is set on it. */
   async insert(expense: Expense): Promise<void> {
     await this.database.manager.insert(Expense, expense);
+  }
+
+  /** True when an insert failed because its short code is another expense's. */
+  shortCodeTaken(error: unknown): boolean {
+    return isUniqueViolation(error, 'uq_expenses_short_code', 'expenses.short_code');
   }
 
   async update(id: number, changes: Partial<Omit<Expense, 'id'>>): Promise<void> {

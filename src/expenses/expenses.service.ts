@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { dateRange } from '../common/list-query.dto';
-import { generateShortCode } from '../common/short-code';
+import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
 import { listResponse } from '../database/find-list';
 import { categorizeExpense } from './domain/expense-category';
@@ -39,19 +39,26 @@ export class ExpensesService {
     return this.database.transaction(async () => {
       const now = this.clock.now();
       const vendor = input.vendor ?? '';
-      const expense = this.expenses.create({
-        shortCode: generateShortCode(),
-        category: categorizeExpense(input.description, vendor),
-        description: input.description,
-        amount: input.amount,
-        currency: input.currency,
-        vendor,
-        issuedDate: input.issue_date,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      });
-      await this.expenses.insert(expense);
+      const expense = await withFreshCode(
+        generateShortCode,
+        async (shortCode) => {
+          const expense = this.expenses.create({
+            shortCode,
+            category: categorizeExpense(input.description, vendor),
+            description: input.description,
+            amount: input.amount,
+            currency: input.currency,
+            vendor,
+            issuedDate: input.issue_date,
+            createdAt: now,
+            updatedAt: now,
+            deletedAt: null,
+          });
+          await this.expenses.insert(expense);
+          return expense;
+        },
+        (error) => this.expenses.shortCodeTaken(error),
+      );
       return { expense: [toOutput(expense)] };
     });
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../database/database';
+import { Database, isUniqueViolation } from '../database/database';
 import { DocumentRepository } from '../documents/document.repository';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
@@ -23,6 +23,16 @@ export class InvoicesRepository extends DocumentRepository<Invoice, InvoiceSendL
       numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
       duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
     });
+  }
+
+  /** True when an insert failed because its short code is another invoice's. */
+  shortCodeTaken(error: unknown): boolean {
+    return isUniqueViolation(error, 'uq_invoices_short_code', 'invoices.short_code');
+  }
+
+  /** True when a payment insert failed because its reference is another payment's. */
+  referenceTaken(error: unknown): boolean {
+    return isUniqueViolation(error, 'uq_invoice_payments_reference', 'invoice_payments.reference');
   }
 
   /** Sets the invoice's payment status, or its amount paid and status after a payment. */

@@ -6,7 +6,7 @@ import { parseId } from '../common/input-rules';
 import { dateRange } from '../common/list-query.dto';
 import { ZERO } from '../common/money/decimal';
 import { formatMoney } from '../common/money/money';
-import { generateShortCode } from '../common/short-code';
+import { generateShortCode, withFreshCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { ListAnswer, listResponse } from '../database/find-list';
@@ -119,17 +119,24 @@ export class InvoicesService {
   createFromDraft(draft: DocumentDraft, identity: InvoiceIdentity): Promise<CreatedInvoice> {
     return this.database.transaction(async () => {
       const now = this.clock.now();
-      const invoice = this.invoices.create({
-        ...draftColumns(draft),
-        shortCode: generateShortCode(),
-        invoiceNo: identity.invoiceNo,
-        paymentStatus: identity.paymentStatus,
-        amountPaid: ZERO,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      });
-      await this.invoices.insert(invoice);
+      const invoice = await withFreshCode(
+        generateShortCode,
+        async (shortCode) => {
+          const invoice = this.invoices.create({
+            ...draftColumns(draft),
+            shortCode,
+            invoiceNo: identity.invoiceNo,
+            paymentStatus: identity.paymentStatus,
+            amountPaid: ZERO,
+            createdAt: now,
+            updatedAt: now,
+            deletedAt: null,
+          });
+          await this.invoices.insert(invoice);
+          return invoice;
+        },
+        (error) => this.invoices.shortCodeTaken(error),
+      );
       const lines = await this.lines.insert(invoice.id, draft.lines);
       return { id: invoice.id, response: toWriteResult(invoice, lines) };
     });
@@ -178,15 +185,20 @@ export class InvoicesService {
         );
       }
       const now = this.clock.now();
-      await this.invoices.insertPayment({
-        invoiceId: invoice.id,
-        reference: `PAY-${generateShortCode()}${generateShortCode()}`,
-        status: COMPLETED_PAYMENT,
-        amount: input.amount_paid,
-        method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
-        paymentDate: input.payment_date,
-        createdAt: now,
-      });
+      await withFreshCode(
+        () => `PAY-${generateShortCode()}${generateShortCode()}`,
+        (reference) =>
+          this.invoices.insertPayment({
+            invoiceId: invoice.id,
+            reference,
+            status: COMPLETED_PAYMENT,
+            amount: input.amount_paid,
+            method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
+            paymentDate: input.payment_date,
+            createdAt: now,
+          }),
+        (error) => this.invoices.referenceTaken(error),
+      );
       await this.invoices.updatePaymentState(invoice.id, {
         amountPaid: decision.amountPaid,
         paymentStatus: decision.paymentStatus,
