@@ -33,6 +33,22 @@ export class AppConfig {
     return this.read('DATABASE_LOGGING') === 'true';
   }
 
+  /**
+   * MySQL/MariaDB: the longest a request waits for a connection, a new one's handshake or a
+   * free one from the pool; past it the request answers 503.
+   */
+  get databaseConnectTimeoutMs(): number {
+    return this.read('DATABASE_CONNECT_TIMEOUT_MS') ?? 5_000;
+  }
+
+  /**
+   * MySQL/MariaDB: the longest one statement may run; past it the connection is dropped (the
+   * server rolls its transaction back) and the request answers 503.
+   */
+  get databaseQueryTimeoutMs(): number {
+    return this.read('DATABASE_QUERY_TIMEOUT_MS') ?? 10_000;
+  }
+
   get defaultCurrency(): string {
     return (this.read('DEFAULT_CURRENCY') ?? 'USD').toUpperCase();
   }

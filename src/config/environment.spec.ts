@@ -19,6 +19,10 @@ describe('validateEnvironment', () => {
     ['BODY_LIMIT', 'lots'],
     ['NODE_ENV', 'staging'],
     ['DATABASE_LOGGING', 'yes please'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', '50'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DATABASE_QUERY_TIMEOUT_MS', '999'],
+    ['DATABASE_QUERY_TIMEOUT_MS', '600001'],
     ['API_KEYS', 'short'],
     ['API_KEYS', 'a-long-enough-key-1, has space inside'],
     ['API_KEYS_READONLY', ','],
@@ -41,6 +45,14 @@ describe('validateEnvironment', () => {
     'sqlite:data/invoicing.sqlite',
   ])('accepts DATABASE_URL=%s', (url) => {
     expect(validateEnvironment({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+  });
+
+  it('reads the database timeouts as numbers', () => {
+    const env = validateEnvironment({
+      DATABASE_CONNECT_TIMEOUT_MS: '100',
+      DATABASE_QUERY_TIMEOUT_MS: '1000',
+    });
+    expect([env.DATABASE_CONNECT_TIMEOUT_MS, env.DATABASE_QUERY_TIMEOUT_MS]).toEqual([100, 1000]);
   });
 
   it('takes OUTBOX_POLL_MS=0 as "no delivery worker here", otherwise 10 ms at least', () => {

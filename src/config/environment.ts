@@ -57,6 +57,20 @@ export class EnvironmentVariables {
   DATABASE_LOGGING?: string;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DATABASE_CONNECT_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  DATABASE_QUERY_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @Matches(KEY_LIST, { message: KEY_LIST_MESSAGE('API_KEYS') })
   API_KEYS?: string;
 

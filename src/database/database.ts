@@ -4,11 +4,32 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { Dialect, dialectOf } from './data-source-options';
+import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
+import { AppConfig } from '../config/app-config';
+import { boundMysqlPool, Dialect, dialectOf } from './data-source-options';
 
-const MYSQL_DEADLOCK = 'ER_LOCK_DEADLOCK';
-const MAX_DEADLOCK_RETRIES = 3;
+/**
+ * InnoDB's answers that say "this transaction lost a race, try it again": it was picked as a
+ * deadlock victim, or it waited for a row lock longer than innodb_lock_wait_timeout.
+ */
+const RETRYABLE_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+/** A write transaction runs at most this often; the last failure answers 503. */
+export const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * The session's lock wait: the statement bound shared among the attempts, in whole seconds
+ * (InnoDB's unit), so a request blocked by a lock answers within about one statement bound.
+ */
+export function lockWaitSeconds(queryTimeoutMs: number): number {
+  return Math.max(1, Math.floor(queryTimeoutMs / 1000 / TRANSACTION_ATTEMPTS));
+}
+
+/** Before attempt `attempt` + 1: 10–50 ms, doubling, jittered so that the losers spread out. */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  return Math.round((10 + 40 * random()) * 2 ** (attempt - 1));
+}
 
 /**
  * The one way services reach the database, and the only place a transaction begins.
@@ -18,8 +39,9 @@ const MAX_DEADLOCK_RETRIES = 3;
  * EntityManager around) and the plain connection pool otherwise. A unit of work begun inside
  * another joins it.
  *
- * On MySQL/MariaDB concurrency is left to InnoDB (row locks, unique indexes), with a retry when
- * InnoDB picks a transaction as a deadlock victim. SQLite has one connection, which cannot hold
+ * On MySQL/MariaDB concurrency is left to InnoDB (row locks, unique indexes), with a few
+ * retries when InnoDB picks a transaction as a deadlock victim or a lock wait times out; every
+ * wait on the server is bounded (boundMysqlPool). SQLite has one connection, which cannot hold
  * two transactions and would show one request another's uncommitted writes, so there every
  * unit of work, reads included, waits its turn in one queue.
  */
@@ -33,9 +55,20 @@ export class Database {
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly host: TransactionHost<TransactionalAdapterTypeOrm>,
+    config: AppConfig,
   ) {
     this.dialect = dialectOf(dataSource.options);
     this.queue = this.dialect === 'sqlite' ? new Mutex() : null;
+    if (this.dialect === 'mysql') {
+      boundMysqlPool(
+        (dataSource.driver as MysqlDriver).pool as Parameters<typeof boundMysqlPool>[0],
+        {
+          connectTimeoutMs: config.databaseConnectTimeoutMs,
+          queryTimeoutMs: config.databaseQueryTimeoutMs,
+          lockWaitSeconds: lockWaitSeconds(config.databaseQueryTimeoutMs),
+        },
+      );
+    }
   }
 
   /** The open transaction's manager, or the pool's outside one. For repositories. */
@@ -56,7 +89,11 @@ export class Database {
     return this.inQueue(work);
   }
 
-  /** Writes that must agree happen together or not at all. Inside a transaction, joins it. */
+  /**
+   * Writes that must agree happen together or not at all. Inside a transaction, joins it.
+   * `work` may run again from the start (MySQL: deadlock victim, lock wait timed out), so it
+   * must not act outside the database.
+   */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     if (this.inTransaction) return work();
     const run = () => this.host.withTransaction(work);
@@ -65,8 +102,9 @@ export class Database {
       try {
         return await run();
       } catch (error) {
-        if (attempt >= MAX_DEADLOCK_RETRIES || !isDeadlock(error)) throw error;
+        if (attempt >= TRANSACTION_ATTEMPTS || !isRetryable(error)) throw error;
       }
+      await sleep(retryDelayMs(attempt));
     }
   }
 
@@ -90,11 +128,11 @@ export class Database {
   }
 }
 
-function isDeadlock(error: unknown): boolean {
-  return (
-    error instanceof QueryFailedError &&
-    (error.driverError as { code?: string } | undefined)?.code === MYSQL_DEADLOCK
-  );
+/** A deadlock or a lock wait timeout: the transaction was rolled back and may run again. */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const code = (error.driverError as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && RETRYABLE_CODES.has(code);
 }
 
 /**

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { MulterError } from 'multer';
 import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from '../common/domain.exception';
+import { CONNECTION_WAIT_TIMEOUT, QUERY_TIMEOUT } from '../database/data-source-options';
 import { describeUnexpectedError } from '../logging/loggable-error';
 
 interface ErrorBody {
@@ -10,16 +11,31 @@ interface ErrorBody {
   errors?: FieldErrors;
 }
 
-/** Driver error codes that mean "the database is not there", not "this request is wrong". */
+/**
+ * Driver error codes that mean "the database is not there, or not now", not "this request is
+ * wrong": unreachable, too slow (a bound of ours ran out), or still locked after the retries.
+ */
 const DATABASE_UNAVAILABLE = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
   'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  QUERY_TIMEOUT,
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  CONNECTION_WAIT_TIMEOUT,
   'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'ER_QUERY_INTERRUPTED',
   'ER_LOCK_WAIT_TIMEOUT',
-  'SQLITE_BUSY',
+  'ER_LOCK_DEADLOCK',
 ]);
 
 /** body-parser's error types and what the client did wrong. */
@@ -110,7 +126,11 @@ function describeBodyParserError(exception: unknown): [number, ErrorBody] | null
 function isDatabaseUnavailable(exception: unknown): boolean {
   const candidates = [exception, (exception as { driverError?: unknown })?.driverError];
   return candidates.some((candidate) => {
-    const code = (candidate as { code?: unknown } | null | undefined)?.code;
-    return typeof code === 'string' && DATABASE_UNAVAILABLE.has(code);
+    const { code, fatal } = (candidate ?? {}) as { code?: unknown; fatal?: unknown };
+    // mysql2 marks an error that broke its connection as fatal, some without a code.
+    if (fatal === true) return true;
+    if (typeof code !== 'string') return false;
+    // SQLite: the file's write lock outlasted busy_timeout (SQLITE_BUSY and its extended codes).
+    return DATABASE_UNAVAILABLE.has(code) || code.startsWith('SQLITE_BUSY');
   });
 }

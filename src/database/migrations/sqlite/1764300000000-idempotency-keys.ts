@@ -17,7 +17,9 @@ export class IdempotencyKeys1764300000000 implements MigrationInterface {
         expires_at TEXT NOT NULL,
         PRIMARY KEY (scope, key_digest)
       )`);
-    await runner.query('CREATE INDEX idx_idempotency_keys_expires ON idempotency_keys (expires_at)');
+    await runner.query(
+      'CREATE INDEX idx_idempotency_keys_expires ON idempotency_keys (expires_at)',
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
