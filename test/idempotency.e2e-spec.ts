@@ -52,10 +52,10 @@ describe('Idempotency-Key', () => {
   const paymentsOf = async (id: string) => (await readInvoice(test.http, id)).payments;
 
   const record = async (key: string) =>
-    (await dataSource.query(
+    dataSource.query<Array<{ state: string; response_status: number }>>(
       'SELECT state, response_status FROM idempotency_keys WHERE key_digest = ?',
-      [createHash('sha256').update(key).digest('hex') as string],
-    )) as Array<{ state: string; response_status: number }>;
+      [createHash('sha256').update(key).digest('hex')],
+    );
 
   it('replays the first answer, status and body, with Idempotent-Replayed: true', async () => {
     const invoice = await newInvoice();
@@ -269,7 +269,7 @@ describe('Idempotency-Key', () => {
   it('takes over a claim whose instance died, once its lease has run out', async () => {
     const invoice = await newInvoice();
     const key = newKey();
-    const digest = createHash('sha256').update(key).digest('hex') as string;
+    const digest = createHash('sha256').update(key).digest('hex');
     const scope = '';
     const insert = (expires: Date) =>
       dataSource.query(
@@ -290,10 +290,10 @@ describe('Idempotency-Key', () => {
     const invoice = await newInvoice();
     const key = newKey();
     await pay(invoice.id, key).expect(200);
-    const expires = (await dataSource.query(
+    const expires = await dataSource.query<Array<{ expires_at: Date | string }>>(
       'SELECT expires_at FROM idempotency_keys WHERE state = ? ORDER BY taken_at DESC LIMIT 1',
       ['completed'],
-    )) as Array<{ expires_at: Date | string }>;
+    );
     const kept = new Date(expires[0].expires_at).getTime() - Date.now();
     expect(kept).toBeGreaterThan(24 * 3600_000 - 60_000);
     expect(kept).toBeLessThanOrEqual(24 * 3600_000);
