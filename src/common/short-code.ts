@@ -11,7 +11,10 @@ export function generateShortCode(): string {
   return code;
 }
 
-/** Writes with a fresh code at most this often; the odds of needing a second are about 1 in 10^12. */
+/**
+ * Writes with a fresh code at most this often. At a million rows one code in a million is
+ * taken, so a second attempt is rare and a fifth beyond reach.
+ */
 export const SHORT_CODE_ATTEMPTS = 5;
 
 /**
