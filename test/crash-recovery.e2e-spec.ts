@@ -6,6 +6,7 @@ import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { invariantViolations, openSql, Sql } from './setup/invariants';
 import { ServiceProcess, startService } from './setup/service-process';
 import { createTestDatabase, dropTestDatabase, testDialect } from './setup/test-database';
+import { prng } from './setup/seeded-random';
 
 /*
  * `kill -9` of the built service (`npx nest build` first) in the middle of a concurrent write
@@ -30,18 +31,6 @@ const DATABASE_URL = process.env.DATABASE_URL!;
 const Exact = DecimalJs.clone({ precision: 60, rounding: DecimalJs.ROUND_HALF_UP });
 /** One spelling per value, whatever the scale it was stored or answered with. */
 const canonical = (value: unknown): string => new Exact(String(value)).toFixed();
-
-/** mulberry32: small, seedable, good enough to pick moments and amounts. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What the answers say an invoice is now; `undefined` in a variant: not known, any value. */
 interface InvoiceState {

@@ -6,17 +6,7 @@
  * recorded, and the checks read the records and the database afterwards.
  */
 
-/** mulberry32: small, fast and good enough to pick operations. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './seeded-random';
 
 export class Random {
   private readonly next: () => number;
