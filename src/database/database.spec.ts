@@ -8,7 +8,7 @@ import {
   MysqlConnection,
   MysqlPool,
   QUERY_TIMEOUT,
-} from './data-source-options';
+} from './mysql-pool-bounds';
 import {
   Database,
   isRetryable,

@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { AppConfig } from '../config/app-config';
-import { boundMysqlPool, Dialect, dialectOf } from './data-source-options';
+import { Dialect, dialectOf } from './data-source-options';
+import { boundMysqlPool } from './mysql-pool-bounds';
 
 /**
  * InnoDB's answers that say "this transaction lost a race, try it again": it was picked as a

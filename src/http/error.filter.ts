@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Response } from 'express';
 import { MulterError } from 'multer';
 import { DOMAIN_ERROR_STATUS, DomainException, FieldErrors } from '../common/domain.exception';
-import { CONNECTION_WAIT_TIMEOUT, QUERY_TIMEOUT } from '../database/data-source-options';
+import { CONNECTION_WAIT_TIMEOUT, QUERY_TIMEOUT } from '../database/mysql-pool-bounds';
 import { describeUnexpectedError } from '../logging/loggable-error';
 
 interface ErrorBody {
