@@ -52,6 +52,14 @@ export function TimestampColumn(name: string) {
 }
 
 /**
+ * A UTC instant to the millisecond, for the claims and leases of the queues (outbox,
+ * idempotency keys), where an instant tells one claim from a later one.
+ */
+export function InstantColumn(name: string, options: { nullable?: boolean } = {}) {
+  return Column({ name, type: 'datetime', precision: 3, nullable: options.nullable ?? false });
+}
+
+/**
  * Archive marker, set on DELETE. Queries say `...LIVE` where they want live rows only: plain
  * rather than TypeORM's soft-delete column, which costs a re-select after every insert.
  */

@@ -1,12 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { InstantColumn } from '../database/columns';
 
 /** `running`: claimed by a request still being answered. `completed`: its answer is kept. */
 export type IdempotencyState = 'running' | 'completed';
-
-/** Milliseconds matter: a claim is told from a later one by the instant it was taken. */
-function InstantColumn(name: string) {
-  return Column({ name, type: 'datetime', precision: 3 });
-}
 
 /**
  * One `Idempotency-Key` of one API key: the request it was first used for (a digest) and,

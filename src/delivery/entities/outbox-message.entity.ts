@@ -1,5 +1,11 @@
 import { Column, Entity } from 'typeorm';
-import { IdColumn, ReferenceColumn, TextColumn, TimestampColumn } from '../../database/columns';
+import {
+  IdColumn,
+  InstantColumn,
+  ReferenceColumn,
+  TextColumn,
+  TimestampColumn,
+} from '../../database/columns';
 import { DocumentKind } from '../../documents/pdf/document-view';
 
 /** `sending`: claimed by a worker, under a lease (see OutboxQueue). */
@@ -9,11 +15,6 @@ export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
 export type DeliveryState = 'queued' | 'sent' | 'failed';
 
 export const DELIVERY_STATES: readonly DeliveryState[] = ['queued', 'sent', 'failed'];
-
-/** Milliseconds matter here: retry delays start at 10 ms, and a claim is told by its instant. */
-function InstantColumn(name: string) {
-  return Column({ name, type: 'datetime', precision: 3, nullable: true });
-}
 
 /** One send to deliver by e-mail, written in the same transaction as its send-log entry. */
 @Entity('document_outbox')
@@ -46,11 +47,11 @@ export class OutboxMessage {
   attempts: number;
 
   /** Queued: when the next attempt is due. Sending: when the lease ends. Otherwise NULL. */
-  @InstantColumn('next_attempt_at')
+  @InstantColumn('next_attempt_at', { nullable: true })
   nextAttemptAt: Date | null;
 
   /** When the current (or last) claim was taken; with the id it names that claim. */
-  @InstantColumn('claimed_at')
+  @InstantColumn('claimed_at', { nullable: true })
   claimedAt: Date | null;
 
   @Column({ name: 'sent_at', type: 'datetime', nullable: true })
