@@ -56,7 +56,7 @@ describe('Detail reads: a document and its children in one statement', () => {
     if (!invoice) return null;
     const where = { invoiceId: id };
     return {
-      invoice,
+      document: invoice,
       lines: await manager.find(InvoiceLineItem, { where, order: { position: 'ASC' } }),
       payments: await manager.find(InvoicePayment, { where, order: { id: 'ASC' } }),
       sends: await manager.find(InvoiceSendLogEntry, { where, order: { id: 'ASC' } }),
@@ -68,7 +68,7 @@ describe('Detail reads: a document and its children in one statement', () => {
     if (!estimate) return null;
     const where = { estimateId: id };
     return {
-      estimate,
+      document: estimate,
       lines: await manager.find(EstimateLineItem, { where, order: { position: 'ASC' } }),
       sends: await manager.find(EstimateSendLogEntry, { where, order: { id: 'ASC' } }),
     };
@@ -120,9 +120,9 @@ describe('Detail reads: a document and its children in one statement', () => {
 
       const detail = await expectInvoiceAsFound(Number(invoice.id));
 
-      expect(detail?.invoice).toBeInstanceOf(Invoice);
-      expect(detail?.invoice.createdAt).toBeInstanceOf(Date);
-      expect(detail?.invoice.deletedAt).toBeNull();
+      expect(detail?.document).toBeInstanceOf(Invoice);
+      expect(detail?.document.createdAt).toBeInstanceOf(Date);
+      expect(detail?.document.deletedAt).toBeNull();
       expect(detail?.lines.map((line) => line.position)).toEqual([0, 1, 2]);
       expect(detail?.lines.map((line) => line.description)).toEqual(['Line 1', 'Line 2', 'Line 3']);
       expect(detail?.payments.map((payment) => fixed(payment.amount))).toEqual([
@@ -137,7 +137,7 @@ describe('Detail reads: a document and its children in one statement', () => {
       ]);
       expect(detail?.sends[0].sentAt).toBeInstanceOf(Date);
       expect(detail?.sends[0]).not.toHaveProperty('delivery');
-      expect(fixed(detail!.invoice.amountPaid)).toBe('6.7500');
+      expect(fixed(detail!.document.amountPaid)).toBe('6.7500');
     });
 
     it('reads lines in position order whatever order their ids are in', async () => {
@@ -189,9 +189,9 @@ describe('Detail reads: a document and its children in one statement', () => {
 
       const detail = await expectInvoiceAsFound(id);
 
-      expect(detail?.invoice.description).toBe(AWKWARD_TEXT);
-      expect(detail?.invoice.customerName).toBe(AWKWARD_TEXT);
-      expect(detail?.invoice.customerAddress).toBe(CONTROL_CHARACTERS);
+      expect(detail?.document.description).toBe(AWKWARD_TEXT);
+      expect(detail?.document.customerName).toBe(AWKWARD_TEXT);
+      expect(detail?.document.customerAddress).toBe(CONTROL_CHARACTERS);
       expect(detail?.lines[0].description).toBe(CONTROL_CHARACTERS);
       expect(detail?.payments[0].reference).toBe(CONTROL_CHARACTERS);
       expect(detail?.sends[0].phone).toBe(CONTROL_CHARACTERS);
@@ -236,8 +236,8 @@ describe('Detail reads: a document and its children in one statement', () => {
       ]);
       expect(fixed(detail!.payments[0].amount)).toBe('0.0001');
       expect(detail?.payments[0].amount).toBeInstanceOf(Decimal);
-      expect(fixed(detail!.invoice.total)).toBe('9999999999999.9999');
-      expect(fixed(detail!.invoice.amountPaid)).toBe('0.0001');
+      expect(fixed(detail!.document.total)).toBe('9999999999999.9999');
+      expect(fixed(detail!.document.amountPaid)).toBe('0.0001');
     });
 
     it('answers null for an archived invoice and for an unknown id', async () => {
@@ -274,6 +274,8 @@ describe('Detail reads: a document and its children in one statement', () => {
           amount: new Decimal(`${index}.0001`),
           method: 'Bank Transfer' as const,
           paymentDate: '2026-03-10',
+          reason: '',
+          creditNoteId: null,
           createdAt,
         })),
       );
@@ -328,9 +330,9 @@ describe('Detail reads: a document and its children in one statement', () => {
 
       const detail = await expectEstimateAsFound(Number(estimate.id));
 
-      expect(detail?.estimate).toBeInstanceOf(Estimate);
-      expect(detail?.estimate.accepted).toBe(true);
-      expect(detail?.estimate.convertedInvoiceId).toBeNull();
+      expect(detail?.document).toBeInstanceOf(Estimate);
+      expect(detail?.document.accepted).toBe(true);
+      expect(detail?.document.convertedInvoiceId).toBeNull();
       expect(detail?.lines.map((line) => line.position)).toEqual([0, 1, 2]);
       expect(detail?.sends.map((send) => send.email)).toEqual([
         'first@example.com',
@@ -348,7 +350,7 @@ describe('Detail reads: a document and its children in one statement', () => {
 
       const detail = await expectEstimateAsFound(Number(estimate.id));
 
-      expect(detail?.estimate.convertedInvoiceId).toEqual(expect.any(Number));
+      expect(detail?.document.convertedInvoiceId).toEqual(expect.any(Number));
     });
 
     it('reads an estimate without lines or sends as empty lists', async () => {
@@ -359,7 +361,7 @@ describe('Detail reads: a document and its children in one statement', () => {
       const detail = await expectEstimateAsFound(id);
 
       expect([detail?.lines, detail?.sends]).toEqual([[], []]);
-      expect(detail?.estimate.accepted).toBe(false);
+      expect(detail?.document.accepted).toBe(false);
     });
 
     it('keeps awkward text and extreme decimals exact', async () => {
@@ -440,6 +442,8 @@ describe('Detail reads: a document and its children in one statement', () => {
       amount: '1.0000',
       method: 'Cash',
       payment_date: '2026-03-10',
+      reason: '',
+      credit_note_id: null,
       created_at: '2026-03-10 12:00:00',
     };
     /** `children()` JSON of these rows, with `count` as given. */

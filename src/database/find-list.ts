@@ -1,7 +1,11 @@
 import { EntityTarget, FindOptionsOrder, FindOptionsWhere, MoreThan } from 'typeorm';
 import { ListQueryDto, listRequest } from '../common/list-query.dto';
-import { ArchivableRecord } from './archivable-record';
 import { Database } from './database';
+
+/** A row a list reads: lists are in id order. */
+interface ListedRow {
+  id: number;
+}
 
 /** Rows a whole list reads per statement: bounded memory, few round trips. */
 export const LIST_BATCH_SIZE = 1000;
@@ -60,7 +64,7 @@ export type ListAnswer<R extends { data: unknown[] }> = R | StreamedList<R['data
  * numbered page with the total count (two statements), or the page after an id (one statement,
  * the same cost however deep). Each statement runs as a read of its own.
  */
-export async function findList<T extends ArchivableRecord>(
+export async function findList<T extends ListedRow>(
   database: Database,
   entity: EntityTarget<T>,
   where: FindOptionsWhere<T> | FindOptionsWhere<T>[],
@@ -122,7 +126,7 @@ export async function findList<T extends ArchivableRecord>(
 }
 
 /** Every matching row in id order, in one statement: for short lists read inline (a client's documents). */
-export function findAll<T extends ArchivableRecord>(
+export function findAll<T extends ListedRow>(
   database: Database,
   entity: EntityTarget<T>,
   where: FindOptionsWhere<T>,

@@ -84,12 +84,17 @@ export class JsonRows {
 
   /** `alias.column AS column, …` for every column of the entity; read back with `entity()`. */
   columns(target: EntityTarget<ObjectLiteral>, alias: string): string {
-    return this.metadata(target)
-      .columns.map((column) => {
+    return selected(this.metadata(target))
+      .map((column) => {
         const name = this.escape(column.databaseName);
         return `${alias}.${name} AS ${name}`;
       })
       .join(', ');
+  }
+
+  /** The entity's table name, escaped for the statement. */
+  table(target: EntityTarget<ObjectLiteral>): string {
+    return this.escape(this.metadata(target).tableName);
   }
 
   /**
@@ -102,7 +107,7 @@ export class JsonRows {
     const sqlite = this.dialect === 'sqlite';
     const arrayOf = sqlite ? 'json_group_array' : 'JSON_ARRAYAGG';
     const object = sqlite ? 'json_object' : 'JSON_OBJECT';
-    const arrays = metadata.columns
+    const arrays = selected(metadata)
       .map((column) => `'${column.databaseName}', ${arrayOf}(${this.jsonValue(column, alias)})`)
       .join(', ');
     const table = this.escape(metadata.tableName);
@@ -127,7 +132,7 @@ export class JsonRows {
       throw new Error(`${metadata.tableName}: no child rows JSON`);
     }
     const { count } = json;
-    const columns = metadata.columns.map((column) => {
+    const columns = selected(metadata).map((column) => {
       const values = json.columns?.[column.databaseName] ?? (count === 0 ? [] : null);
       if (values?.length !== count) {
         throw new Error(
@@ -152,7 +157,7 @@ export class JsonRows {
   ): ObjectLiteral {
     // As RawSqlResultsToEntityTransformer does it.
     const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
-    for (const column of metadata.columns) {
+    for (const column of selected(metadata)) {
       let value = row[column.databaseName];
       if (value === undefined)
         throw new Error(`${metadata.tableName}.${column.databaseName} not read`);
@@ -193,6 +198,11 @@ export class JsonRows {
   private escape(name: string): string {
     return this.dataSource.driver.escape(name);
   }
+}
+
+/** The columns a read hydrates: all but those marked `select: false` (a generated column). */
+function selected(metadata: EntityMetadata): ColumnMetadata[] {
+  return metadata.columns.filter((column) => column.isSelect);
 }
 
 function columnType(column: ColumnMetadata): string {

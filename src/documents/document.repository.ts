@@ -4,12 +4,16 @@ import { ListQueryDto } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database, isUniqueViolation } from '../database/database';
 import { findAll, findList, ListResult } from '../database/find-list';
-import { DocumentKind } from './pdf/document-view';
-import { DocumentRecord, DocumentSendLogRecord } from './entities/document-columns';
+import { DOCUMENT_NAMES, DocumentKind } from './pdf/document-view';
+import {
+  DocumentRecord,
+  DocumentSendLogRecord,
+  PricedDocumentRecord,
+} from './entities/document-columns';
 
-/** What tells an invoice's tables from an estimate's. */
-export interface DocumentTables<D extends DocumentRecord, S extends DocumentSendLogRecord> {
-  /** 'invoice' or 'estimate': messages. */
+/** What tells one kind of document's tables from another's. */
+export interface DocumentTables<D extends PricedDocumentRecord, S extends DocumentSendLogRecord> {
+  /** 'invoice', 'estimate', 'credit_note': messages. */
   kind: DocumentKind;
   document: new () => D;
   sendLogEntry: new () => S;
@@ -21,14 +25,24 @@ export interface DocumentTables<D extends DocumentRecord, S extends DocumentSend
   /** How the database names a clash on the live-number unique index (MySQL, SQLite). */
   numberIndex: string[];
   duplicateNumberCode: Extract<DomainErrorCode, `DUPLICATE_${string}`>;
+  /** Archived documents count as absent, and their numbers as free (not credit notes). */
+  archivable: boolean;
+  /**
+   * Filters with an index of their own that keeps a keyset walk short (a client's documents):
+   * a list with one of them is not told to walk the primary key (see findList).
+   */
+  indexedFilters: Array<keyof D & string>;
 }
 
 /** The fields of a send-log entry besides its document. */
 export type SendLogFields = Pick<DocumentSendLogRecord, 'email' | 'phone' | 'sentAt'>;
 
+/** Where-conditions of a list: all of one object, or any of several. */
+export type DocumentFilter<D> = FindOptionsWhere<D> | FindOptionsWhere<D>[];
+
 /**
- * What invoices and estimates store alike: the document row, under the live-number guard, and
- * its send log. Every method runs in the caller's transaction when there is one; the service
+ * What every kind of document stores alike: the document row, under the number guard, and its
+ * send log. Every method runs in the caller's transaction when there is one; the service
  * decides transactions and locks.
  *
  * Writes go through the shared record types (`DocumentRecord`, `DocumentSendLogRecord`), which
@@ -36,11 +50,13 @@ export type SendLogFields = Pick<DocumentSendLogRecord, 'email' | 'phone' | 'sen
  * written with it, since TypeORM maps the row by the concrete entity.
  */
 export abstract class DocumentRepository<
-  D extends DocumentRecord,
+  D extends PricedDocumentRecord,
   S extends DocumentSendLogRecord,
 > {
-  private readonly documents: EntityTarget<DocumentRecord>;
+  private readonly documents: EntityTarget<PricedDocumentRecord>;
   private readonly sendLogEntries: EntityTarget<DocumentSendLogRecord>;
+  /** The condition of a document that counts: not archived, where documents can be. */
+  private readonly live: FindOptionsWhere<D>;
 
   protected constructor(
     protected readonly database: Database,
@@ -48,30 +64,40 @@ export abstract class DocumentRepository<
   ) {
     this.documents = tables.document;
     this.sendLogEntries = tables.sendLogEntry;
+    this.live = (tables.archivable ? LIVE : {}) as FindOptionsWhere<D>;
   }
 
   /** A live document, or null; `forUpdate` holds its row until the transaction ends. */
   findLive(id: number, options: { forUpdate?: boolean } = {}): Promise<D | null> {
     const query = this.database.manager
       .createQueryBuilder(this.tables.document, 'document')
-      .where({ id, ...LIVE });
+      .where({ id, ...this.live });
     const lock = options.forUpdate ? this.database.lockForUpdate : undefined;
     if (lock) query.setLock(lock.mode);
     return query.getOne();
   }
 
   /** Live documents matching the filter, in id order, as the list query asks. */
-  list(filter: FindOptionsWhere<D>, query: ListQueryDto): Promise<ListResult<D>> {
-    // A client's documents have an index of their own, (client_id, deleted_at): walk that.
-    const byPrimaryKey = filter.clientId === undefined;
-    return findList(this.database, this.tables.document, { ...filter, ...LIVE }, query, {
-      byPrimaryKey,
-    });
+  list(filter: DocumentFilter<D>, query: ListQueryDto): Promise<ListResult<D>> {
+    const conditions = (Array.isArray(filter) ? filter : [filter]).map((condition) => ({
+      ...condition,
+      ...this.live,
+    }));
+    const byPrimaryKey = !conditions.some((condition) =>
+      this.tables.indexedFilters.some((key) => condition[key] !== undefined),
+    );
+    return findList(
+      this.database,
+      this.tables.document,
+      conditions.length === 1 ? conditions[0] : conditions,
+      query,
+      { byPrimaryKey },
+    );
   }
 
   /** Every live document matching the filter, in id order, in one statement. */
   listAll(filter: FindOptionsWhere<D>): Promise<D[]> {
-    return findAll(this.database, this.tables.document, { ...filter, ...LIVE });
+    return findAll(this.database, this.tables.document, { ...filter, ...this.live });
   }
 
   create(fields: Omit<D, 'id'>): D {
@@ -81,19 +107,6 @@ export abstract class DocumentRepository<
   /** Inserts a new document row (its id is set on it) under the live-number guard. */
   insert(document: D): Promise<void> {
     return this.guardNumber(document, () => this.database.manager.insert(this.documents, document));
-  }
-
-  /** Writes every column of a loaded document but its id and creation time. */
-  update(document: D): Promise<void> {
-    const { id, createdAt: _createdAt, ...columns } = document;
-    return this.guardNumber(document, () =>
-      this.database.manager.update(this.documents, id, columns),
-    );
-  }
-
-  /** DELETE: the row stays, marked archived; its lines, payments and sends stay too. */
-  async archive(id: number, at: Date): Promise<void> {
-    await this.database.manager.update(this.documents, id, { deletedAt: at });
   }
 
   /** Appends to the document's send log; the entry's id is set on it. */
@@ -109,12 +122,12 @@ export abstract class DocumentRepository<
    * A clash on the live-number unique index (a concurrent request took the number) answers
    * 409; a friendly check first answers the common case without a failed write.
    */
-  private async guardNumber(document: D, write: () => Promise<unknown>): Promise<void> {
+  protected async guardNumber(document: D, write: () => Promise<unknown>): Promise<void> {
     const number = String(document[this.tables.numberKey]);
     const clash = await this.database.manager
       .createQueryBuilder(this.tables.document, 'document')
       .select('document.id')
-      .where({ [this.tables.numberKey]: number, ...LIVE })
+      .where({ [this.tables.numberKey]: number, ...this.live })
       .getOne();
     if (clash && clash.id !== document.id) throw this.duplicateNumber(number);
     try {
@@ -127,11 +140,40 @@ export abstract class DocumentRepository<
 
   private duplicateNumber(number: string): DomainException {
     const { kind, numberParam } = this.tables;
-    const label = kind.charAt(0).toUpperCase() + kind.slice(1);
+    const name = DOCUMENT_NAMES[kind];
+    const label = name.charAt(0).toUpperCase() + name.slice(1);
     return new DomainException(
       this.tables.duplicateNumberCode,
       `${label} number ${number} is already in use`,
-      { [numberParam]: [`${numberParam} is already used by another ${kind}`] },
+      { [numberParam]: [`${numberParam} is already used by another ${name}`] },
     );
+  }
+}
+
+/**
+ * Invoices and estimates: documents that change (every column rewritten) and are archived.
+ */
+export abstract class ArchivableDocumentRepository<
+  D extends DocumentRecord,
+  S extends DocumentSendLogRecord,
+> extends DocumentRepository<D, S> {
+  private readonly records: EntityTarget<DocumentRecord>;
+
+  protected constructor(database: Database, tables: Omit<DocumentTables<D, S>, 'archivable'>) {
+    super(database, { ...tables, archivable: true });
+    this.records = tables.document;
+  }
+
+  /** Writes every column of a loaded document but its id and creation time. */
+  update(document: D): Promise<void> {
+    const { id, createdAt: _createdAt, ...columns } = document;
+    return this.guardNumber(document, () =>
+      this.database.manager.update(this.records, id, columns),
+    );
+  }
+
+  /** DELETE: the row stays, marked archived; its lines, payments and sends stay too. */
+  async archive(id: number, at: Date): Promise<void> {
+    await this.database.manager.update(this.records, id, { deletedAt: at });
   }
 }

@@ -7,20 +7,22 @@ import {
   DocumentPricingFieldsDto,
   TimestampFieldsDto,
 } from './dto/document-fields-response.dto';
+import { DocumentDetailPartsDto } from './dto/document-detail-response.dto';
 import { LineItemOutputDto, LineItemWithAmountDto } from './dto/line-item-response.dto';
 import { SendLogEntryDto } from './dto/send-log-entry-response.dto';
 import {
   DocumentLineItemRecord,
   DocumentRecord,
   DocumentSendLogRecord,
+  PricedDocumentRecord,
 } from './entities/document-columns';
 
 /*
- * Output pieces that invoices and estimates share. Each resource's mapper composes them in
+ * Output pieces that every kind of document shares. Each resource's mapper composes them in
  * the specification's key order.
  */
 
-export function customerFields(record: DocumentRecord): DocumentCustomerFieldsDto {
+export function customerFields(record: PricedDocumentRecord): DocumentCustomerFieldsDto {
   return {
     customer_id: String(record.clientId),
     customer_name: record.customerName,
@@ -29,7 +31,7 @@ export function customerFields(record: DocumentRecord): DocumentCustomerFieldsDt
   };
 }
 
-export function pricingFields(record: DocumentRecord): DocumentPricingFieldsDto {
+export function pricingFields(record: PricedDocumentRecord): DocumentPricingFieldsDto {
   return {
     currency: record.currency,
     tax_rate: jsonNumber(record.taxRate),
@@ -77,5 +79,18 @@ export function toSendLogEntry(
     date: formatTimestamp(entry.sentAt),
     delivery: deliveryState(delivery),
     attempts: delivery?.attempts ?? 0,
+  };
+}
+
+/** What a read answers beside the document: its lines with amounts, and its sends. */
+export function toDetailParts(
+  currency: string,
+  lines: DocumentLineItemRecord[],
+  sends: DocumentSendLogRecord[],
+  deliveries: Map<number, DeliveryRecord>,
+): DocumentDetailPartsDto {
+  return {
+    items: lines.map((line) => toLineItemRead(line, currency)),
+    send_log: sends.map((entry) => toSendLogEntry(entry, deliveries.get(entry.id))),
   };
 }

@@ -4,9 +4,8 @@ import {
   dateFields,
   pricingFields,
   timestampFields,
-  toLineItemRead,
+  toDetailParts,
   toLineItemWrite,
-  toSendLogEntry,
 } from '../documents/documents.mapper';
 import {
   EstimateDto,
@@ -63,8 +62,7 @@ export function toDetail(
 ): EstimateReadResponseDto {
   return {
     estimate: [toListItem(estimate)],
-    items: lines.map((line) => toLineItemRead(line, estimate.currency)),
-    send_log: sends.map((entry) => toSendLogEntry(entry, deliveries.get(entry.id))),
+    ...toDetailParts(estimate.currency, lines, sends, deliveries),
   };
 }
 

@@ -1,13 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Database, isUniqueViolation } from '../database/database';
-import { DocumentRepository } from '../documents/document.repository';
+import { ArchivableDocumentRepository } from '../documents/document.repository';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
 import { EstimateDetailRecord, readEstimateDetail } from './estimate-detail.query';
 
 /** Estimates and their send log. */
 @Injectable()
-export class EstimatesRepository extends DocumentRepository<Estimate, EstimateSendLogEntry> {
+export class EstimatesRepository extends ArchivableDocumentRepository<
+  Estimate,
+  EstimateSendLogEntry
+> {
   constructor(database: Database) {
     super(database, {
       kind: 'estimate',
@@ -18,6 +21,7 @@ export class EstimatesRepository extends DocumentRepository<Estimate, EstimateSe
       numberParam: 'estimate_no',
       numberIndex: ['uq_estimates_live_estimate_no', 'estimates.estimate_no'],
       duplicateNumberCode: 'DUPLICATE_ESTIMATE_NO',
+      indexedFilters: ['clientId'],
     });
   }
 

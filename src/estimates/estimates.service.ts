@@ -10,7 +10,7 @@ import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { DocumentDrafts } from '../documents/document-drafts';
 import { draftColumns } from '../documents/domain/document-draft';
-import { clientIdFilter } from '../documents/dto/list-documents.dto';
+import { idFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { toDocumentView } from '../documents/pdf/document-view';
@@ -47,7 +47,7 @@ export class EstimatesService {
 
   async list(query: ListEstimatesDto): Promise<ListAnswer<EstimateListResponseDto>> {
     const filter: FindOptionsWhere<Estimate> = {
-      clientId: clientIdFilter(query.client),
+      clientId: idFilter(query.client),
       accepted: query.accepted === undefined ? undefined : query.accepted === 'True',
     };
     return listResponse(await this.estimates.list(filter, query), toListItem);
@@ -64,7 +64,7 @@ export class EstimatesService {
    * for the sends' delivery states when it has been sent.
    */
   async get(id: number): Promise<EstimateReadResponseDto> {
-    const { estimate, lines, sends } = await this.liveDetail(id);
+    const { document: estimate, lines, sends } = await this.liveDetail(id);
     const deliveries = await this.delivery.deliveryStates(
       'estimate',
       sends.map((entry) => entry.id),
@@ -74,7 +74,7 @@ export class EstimatesService {
 
   /** The estimate as a PDF named after its number, laid out from one read of it and its lines. */
   async pdf(id: number): Promise<StreamableFile> {
-    const { estimate, lines } = await this.liveDetail(id);
+    const { document: estimate, lines } = await this.liveDetail(id);
     const view = toDocumentView('estimate', estimate.estimateNo, estimate, lines);
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);

@@ -60,17 +60,7 @@ export function draftDocument(
   const currency = input.currency ?? stored?.currency ?? defaults.currency;
   const taxRate = input.tax_rate ?? stored?.taxRate ?? ZERO;
   const lines: LineInput[] = input.items ?? existing?.lines ?? [];
-  const totals = priceDocument(lines, taxRate, currency);
-  const overLimit = moneyOverLimit(totals);
-  if (overLimit.length > 0) {
-    throw new DomainException(
-      'VALIDATION_FAILED',
-      'The given data was invalid',
-      Object.fromEntries(
-        overLimit.map((field) => [field, [`${field} must be below 10000000000000`]]),
-      ),
-    );
-  }
+  const totals = pricedWithinLimit(lines, taxRate, currency);
   return {
     ...totals,
     clientId: client.id,
@@ -84,6 +74,26 @@ export function draftDocument(
     dueDate,
     note: input.note ?? stored?.note ?? '',
   };
+}
+
+/** The lines priced exactly (CONTRACT.md, money), every money value below 10^13 (422 otherwise). */
+export function pricedWithinLimit(
+  lines: LineInput[],
+  taxRate: Decimal,
+  currency: string,
+): DocumentTotals {
+  const totals = priceDocument(lines, taxRate, currency);
+  const overLimit = moneyOverLimit(totals);
+  if (overLimit.length > 0) {
+    throw new DomainException(
+      'VALIDATION_FAILED',
+      'The given data was invalid',
+      Object.fromEntries(
+        overLimit.map((field) => [field, [`${field} must be below 10000000000000`]]),
+      ),
+    );
+  }
+  return totals;
 }
 
 /** The columns of a document row that a draft decides. */

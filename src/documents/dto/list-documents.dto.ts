@@ -15,7 +15,7 @@ export class ListDocumentsDto extends ListQueryDto {
   client?: string;
 }
 
-/** The `client` filter as a column value; digits that name no client match nothing (no id is 0). */
-export function clientIdFilter(client: string | undefined): number | undefined {
-  return client === undefined ? undefined : (parseId(client) ?? 0);
+/** An id filter (`client`, `invoice`) as a column value; digits that name no record match nothing (no id is 0). */
+export function idFilter(id: string | undefined): number | undefined {
+  return id === undefined ? undefined : (parseId(id) ?? 0);
 }

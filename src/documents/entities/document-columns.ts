@@ -1,6 +1,7 @@
 import { Column } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
 import {
+  ArchivedAtColumn,
   DateOnlyColumn,
   DecimalColumn,
   IdColumn,
@@ -8,19 +9,20 @@ import {
   TextColumn,
   TimestampColumn,
 } from '../../database/columns';
-import { ArchivableRecord } from '../../database/archivable-record';
 
 /*
- * Columns that invoices and estimates share, and those of their line items and send-log
- * entries. Each concrete entity names its own table; the shape is written once here.
+ * Columns that documents share (invoices, estimates, credit notes), and those of their line
+ * items and send-log entries. Each concrete entity names its own table; the shape is written
+ * once here.
  */
 
-export abstract class DocumentRecord extends ArchivableRecord {
+/** What every document holds: the client's details as copied, and the totals of its lines. */
+export abstract class PricedDocumentRecord {
+  @IdColumn()
+  id: number;
+
   @TextColumn({ name: 'short_code', length: 8 })
   shortCode: string;
-
-  @TextColumn({ length: 1000 })
-  description: string;
 
   @ReferenceColumn('client_id')
   clientId: number;
@@ -52,11 +54,26 @@ export abstract class DocumentRecord extends ArchivableRecord {
   @DateOnlyColumn('issue_date')
   issueDate: string;
 
+  @Column({ type: 'text' })
+  note: string;
+
+  @TimestampColumn('created_at')
+  createdAt: Date;
+}
+
+/** Invoices and estimates: also a description and a due date; they change and are archived. */
+export abstract class DocumentRecord extends PricedDocumentRecord {
+  @TextColumn({ length: 1000 })
+  description: string;
+
   @DateOnlyColumn('due_date')
   dueDate: string;
 
-  @Column({ type: 'text' })
-  note: string;
+  @TimestampColumn('updated_at')
+  updatedAt: Date;
+
+  @ArchivedAtColumn()
+  deletedAt: Date | null;
 }
 
 export abstract class DocumentLineItemRecord {

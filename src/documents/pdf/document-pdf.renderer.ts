@@ -79,6 +79,7 @@ function drawDocument(pdf: PDFKit.PDFDocument, view: DocumentView, issuer: Issue
   drawIssuerAndDetails(pdf, view, issuer);
   drawClient(pdf, view);
   drawParagraph(pdf, null, view.description);
+  drawParagraph(pdf, 'Reason', view.reason ?? '');
   drawLineTable(pdf, view);
   drawTotals(pdf, view);
   drawParagraph(pdf, 'Note', view.note);
@@ -108,8 +109,20 @@ function createPdf(view: DocumentView, issuer: Issuer): PDFKit.PDFDocument {
   return pdf;
 }
 
+const TITLES: Record<DocumentView['kind'], string> = {
+  invoice: 'Invoice',
+  estimate: 'Estimate',
+  credit_note: 'Credit note',
+};
+
+const CLIENT_HEADINGS: Record<DocumentView['kind'], string> = {
+  invoice: 'Bill to',
+  estimate: 'Prepared for',
+  credit_note: 'Credited to',
+};
+
 function title(view: DocumentView): string {
-  return view.kind === 'invoice' ? 'Invoice' : 'Estimate';
+  return TITLES[view.kind];
 }
 
 /** The content area of a page (every page has the same size and margins). */
@@ -143,12 +156,14 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, view: DocumentView, issue
   ]);
   const detailsBox = { x: content.x + content.width - detailsWidth, width: detailsWidth };
   let y = top;
-  for (const [label, value] of [
+  const details: Array<[string, string | undefined]> = [
     [`${title(view)} number`, view.number],
     ['Issue date', view.issueDate],
     ['Due date', view.dueDate],
-  ]) {
-    y = drawLabelled(pdf, detailsBox, y, label, value);
+    ['Corrects invoice', view.corrects],
+  ];
+  for (const [label, value] of details) {
+    if (value !== undefined) y = drawLabelled(pdf, detailsBox, y, label, value);
   }
   pdf.y = Math.max(issuerBottom, y) + BLOCK_GAP;
 }
@@ -156,7 +171,7 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, view: DocumentView, issue
 function drawClient(pdf: PDFKit.PDFDocument, view: DocumentView): void {
   const content = contentBox(pdf);
   const { name, phone, address } = view.customer;
-  const heading = view.kind === 'invoice' ? 'Bill to' : 'Prepared for';
+  const heading = CLIENT_HEADINGS[view.kind];
   const bottom = drawLines(pdf, content, pdf.y, [
     { text: heading, muted: true },
     { text: name, bold: true },

@@ -1,9 +1,20 @@
 import { formatMoney, formatRate } from '../../common/money/money';
 import { Decimal } from '../../common/money/decimal';
 import { outstandingBalance } from '../domain/document-totals';
-import { DocumentLineItemRecord, DocumentRecord } from '../entities/document-columns';
+import {
+  DocumentLineItemRecord,
+  DocumentRecord,
+  PricedDocumentRecord,
+} from '../entities/document-columns';
 
-export type DocumentKind = 'invoice' | 'estimate';
+export type DocumentKind = 'invoice' | 'estimate' | 'credit_note';
+
+/** How each kind is named in text: messages, titles, e-mails. */
+export const DOCUMENT_NAMES: Record<DocumentKind, string> = {
+  invoice: 'invoice',
+  estimate: 'estimate',
+  credit_note: 'credit note',
+};
 
 /** One line as printed: every number already in its printed form. */
 export interface DocumentViewLine {
@@ -26,7 +37,11 @@ export interface DocumentView {
   number: string;
   description: string;
   issueDate: string;
-  dueDate: string;
+  /** Invoices and estimates. */
+  dueDate?: string;
+  /** Credit notes: the number of the invoice it corrects, and why. */
+  corrects?: string;
+  reason?: string;
   currency: string;
   customer: { name: string; phone: string; address: string };
   lines: DocumentViewLine[];
@@ -50,21 +65,35 @@ export interface Issuer {
   taxId: string;
 }
 
-/** An invoice or estimate row and its lines as printed; `amountPaid` only for invoices. */
+/** What a kind of document prints beyond its row and lines. */
+export interface DocumentViewParts {
+  /** Invoices. */
+  amountPaid?: Decimal;
+  /** Credit notes. */
+  corrects?: string;
+  reason?: string;
+}
+
+/**
+ * A document row and its lines as printed, with the parts of its kind; a description and a due
+ * date where the kind has them (invoices, estimates).
+ */
 export function toDocumentView(
   kind: DocumentKind,
   number: string,
-  record: DocumentRecord,
+  record: PricedDocumentRecord & Partial<Pick<DocumentRecord, 'description' | 'dueDate'>>,
   lines: DocumentLineItemRecord[],
-  amountPaid?: Decimal,
+  parts: DocumentViewParts = {},
 ): DocumentView {
   const money = (value: Decimal) => formatMoney(value, record.currency);
+  const { amountPaid, ...printed } = parts;
   const view: DocumentView = {
     kind,
     number,
-    description: record.description,
+    description: record.description ?? '',
     issueDate: record.issueDate,
-    dueDate: record.dueDate,
+    ...(record.dueDate === undefined ? {} : { dueDate: record.dueDate }),
+    ...printed,
     currency: record.currency,
     customer: {
       name: record.customerName,

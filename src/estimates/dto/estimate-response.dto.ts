@@ -5,11 +5,8 @@ import {
   DocumentPricingFieldsDto,
   TimestampFieldsDto,
 } from '../../documents/dto/document-fields-response.dto';
-import {
-  LineItemOutputDto,
-  LineItemWithAmountDto,
-} from '../../documents/dto/line-item-response.dto';
-import { SendLogEntryDto } from '../../documents/dto/send-log-entry-response.dto';
+import { DocumentDetailPartsDto } from '../../documents/dto/document-detail-response.dto';
+import { LineItemOutputDto } from '../../documents/dto/line-item-response.dto';
 import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
 import {
   EnumProperty,
@@ -63,15 +60,9 @@ export class EstimateListResponseDto {
 }
 
 /** `GET /estimate/{id}`. */
-export class EstimateReadResponseDto {
+export class EstimateReadResponseDto extends DocumentDetailPartsDto {
   @ApiProperty({ type: [EstimateDto], description: 'The one estimate' })
   estimate: EstimateDto[];
-
-  @ApiProperty({ type: [LineItemWithAmountDto], description: 'Its lines, in input order' })
-  items: LineItemWithAmountDto[];
-
-  @ApiProperty({ type: [SendLogEntryDto], description: 'Its sends, oldest first' })
-  send_log: SendLogEntryDto[];
 }
 
 /** `POST /estimate/add` and `PUT /estimate/{id}`. */
