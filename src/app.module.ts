@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
 import { ClientsApiModule } from './clients/clients-api.module';
+import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { CommonModule } from './common/common.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -21,7 +22,13 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 
-const API_MODULES = [ClientsApiModule, InvoicesModule, EstimatesModule, ExpensesModule];
+const API_MODULES = [
+  ClientsApiModule,
+  InvoicesModule,
+  EstimatesModule,
+  CreditNotesModule,
+  ExpensesModule,
+];
 
 @Module({
   imports: [

@@ -108,6 +108,9 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       customer_phone: '+49 30 1234',
       customer_address: 'Hauptstr. 1',
       payment_status: 'Not Paid',
+      // Due the day it is issued (today): open.
+      status: 'open',
+      void_reason: '',
       currency: 'EUR',
       tax_rate: 7.5,
       // 700.00 × 7.5% = 52.50.

@@ -438,7 +438,12 @@ describe('Invoices: numbers, updates, status, sends, archiving', () => {
       expect(detail.payments).toHaveLength(1);
       const after = await listed(invoice.id);
       expect(after!.updated_at > before!.updated_at).toBe(true);
-      expect(after).toEqual({ ...before, payment_status: 'Paid', updated_at: after!.updated_at });
+      expect(after).toEqual({
+        ...before,
+        payment_status: 'Paid',
+        status: 'paid',
+        updated_at: after!.updated_at,
+      });
     });
 
     it('not-paid sets the flag only, even on a settled invoice', async () => {

@@ -110,6 +110,9 @@ describe('Invoices', () => {
       customer_phone: '+1 555 0100',
       customer_address: '1 Main St, Springfield',
       payment_status: 'Not Paid',
+      // Due in March 2026 with nothing paid: overdue by any clock that runs this.
+      status: 'overdue',
+      void_reason: '',
       currency: 'USD',
       tax_rate: 7.5,
       tax_amount: 1.59,
@@ -238,6 +241,8 @@ describe('Invoices', () => {
           bank: 'Bank Transfer',
           payment_date: '2026-03-05',
           created_at: expect.stringMatching(TIMESTAMP),
+          reason: '',
+          credit_note_id: '',
         },
         {
           status: 'Completed',
@@ -246,6 +251,8 @@ describe('Invoices', () => {
           bank: 'Others',
           payment_date: '2026-03-06',
           created_at: expect.stringMatching(TIMESTAMP),
+          reason: '',
+          credit_note_id: '',
         },
       ]);
       for (const payment of detail.payments) {

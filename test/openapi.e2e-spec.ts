@@ -19,7 +19,11 @@ const COMMON_ERRORS = ['400', '401', '408', '413', '415', '429', '431', '500', '
 const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
 const COMMITTED = join(__dirname, '..', 'docs', 'openapi.json');
 /** The only operations whose success is not JSON in the envelope. */
-const PDF_OPERATIONS = ['GET /v1/invoice/{id}/pdf', 'GET /v1/estimate/{id}/pdf'];
+const PDF_OPERATIONS = [
+  'GET /v1/invoice/{id}/pdf',
+  'GET /v1/estimate/{id}/pdf',
+  'GET /v1/credit-note/{id}/pdf',
+];
 
 // The document is JSON walked by path in assertions; each step is checked by the assertion itself.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -93,6 +97,7 @@ describe('OpenAPI document', () => {
       'clients',
       'invoices',
       'estimates',
+      'credit notes',
       'expenses',
     ]);
   });

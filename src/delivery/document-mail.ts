@@ -1,5 +1,5 @@
 import type Mail from 'nodemailer/lib/mailer';
-import { DocumentView, Issuer } from '../documents/pdf/document-view';
+import { DOCUMENT_NAMES, DocumentView, Issuer } from '../documents/pdf/document-view';
 
 /** What the mail needs beyond the document. */
 export interface MailEnvelope {
@@ -19,10 +19,11 @@ export function composeDocumentMail(
   pdf: Buffer,
   envelope: MailEnvelope,
 ): Mail.Options {
-  const title = `${capitalised(view.kind)} ${view.number}`;
+  const name = DOCUMENT_NAMES[view.kind];
+  const title = `${capitalised(name)} ${view.number}`;
   const rows = summaryRows(view);
   const greeting = view.customer.name ? `Dear ${view.customer.name},` : 'Hello,';
-  const intro = `Please find attached ${view.kind} ${view.number} from ${issuer.name}.`;
+  const intro = `Please find attached ${name} ${view.number} from ${issuer.name}.`;
   const signature = [issuer.name, issuer.address, issuer.email].filter((line) => line !== '');
   const labelWidth = Math.max(...rows.map(([label]) => label.length)) + 1;
   const text = [
@@ -67,13 +68,16 @@ export function composeDocumentMail(
 function summaryRows(view: DocumentView): Array<[string, string]> {
   const money = (amount: string) => `${amount} ${view.currency}`;
   const rows: Array<[string, string]> = [
-    [capitalised(view.kind), view.number],
+    [capitalised(DOCUMENT_NAMES[view.kind]), view.number],
     ['Issue date', view.issueDate],
-    ['Due date', view.dueDate],
+  ];
+  if (view.dueDate !== undefined) rows.push(['Due date', view.dueDate]);
+  if (view.corrects !== undefined) rows.push(['Corrects invoice', view.corrects]);
+  rows.push(
     ['Sub-total', money(view.subTotal)],
     [`Tax (${view.taxRate}%)`, money(view.taxAmount)],
     ['Total', money(view.total)],
-  ];
+  );
   if (view.amountPaid !== undefined) rows.push(['Amount paid', money(view.amountPaid)]);
   if (view.balanceDue !== undefined) rows.push(['Balance due', money(view.balanceDue)]);
   return rows;

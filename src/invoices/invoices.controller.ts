@@ -9,16 +9,21 @@ import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import {
+  InvoiceChangeResponseDto,
   InvoiceListResponseDto,
   InvoiceReadResponseDto,
   InvoiceWriteResponseDto,
+  RefundResponseDto,
 } from './dto/invoice-response.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
+import { RefundDto } from './dto/refund.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
+import { VoidInvoiceDto } from './dto/void-invoice.dto';
 import { InvoicesService } from './invoices.service';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 
 const NOT_FOUND = 'No live invoice with this id';
+const VOID = 'The invoice is void';
 const INVALID = 'A missing or malformed parameter, an unknown or archived client, due before issue';
 
 @ApiResource('invoices')
@@ -56,7 +61,7 @@ export class InvoicesController {
     description: 'Appends a send_log entry; payment_status is unchanged.',
     body: SendDocumentDto,
     success: MessageResponseDto,
-    errors: { 404: NOT_FOUND, 422: 'A missing or malformed id or e-mail address' },
+    errors: { 404: NOT_FOUND, 409: VOID, 422: 'A missing or malformed id or e-mail address' },
   })
   send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.invoices.send(input);
@@ -71,11 +76,29 @@ export class InvoicesController {
     success: MessageResponseDto,
     errors: {
       404: NOT_FOUND,
+      409: VOID,
       422: 'A missing or malformed parameter, more decimals than the currency has, more than the outstanding balance',
     },
   })
   recordPayment(@RequestInput() input: RecordPaymentDto): Promise<MessageResponseDto> {
     return this.invoices.recordPayment(input);
+  }
+
+  @Post('refund')
+  @ApiEndpoint({
+    summary: 'Refund money received',
+    description:
+      'Beyond the specification: appends a Refunded entry to the ledger (amount_paid falls by the amount); payment_status becomes Not Paid when a balance is then outstanding. At most the cash held: payments received less earlier refunds.',
+    body: RefundDto,
+    success: RefundResponseDto,
+    errors: {
+      404: NOT_FOUND,
+      409: VOID,
+      422: 'A missing or malformed parameter, more decimals than the currency has, more than the cash held',
+    },
+  })
+  refund(@RequestInput() input: RefundDto): Promise<RefundResponseDto> {
+    return this.invoices.refund(input);
   }
 
   @Get('paid/:id')
@@ -85,7 +108,7 @@ export class InvoicesController {
     description: 'Sets payment_status only; no payment is added.',
     pathId: 'Id of the invoice',
     success: MessageResponseDto,
-    errors: { 404: NOT_FOUND },
+    errors: { 404: NOT_FOUND, 409: VOID },
   })
   markPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.setPaymentStatus(id, 'Paid');
@@ -98,10 +121,31 @@ export class InvoicesController {
     description: 'Sets payment_status only; no payment is removed.',
     pathId: 'Id of the invoice',
     success: MessageResponseDto,
-    errors: { 404: NOT_FOUND },
+    errors: { 404: NOT_FOUND, 409: VOID },
   })
   markNotPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.setPaymentStatus(id, 'Not Paid');
+  }
+
+  @Post(':id/void')
+  @ApiEndpoint({
+    summary: 'Void an invoice',
+    description:
+      'Beyond the specification: only while no cash is held (refund it first). The invoice keeps its number, stays readable and listed with status void; every later change but delete answers 409.',
+    pathId: 'Id of the invoice',
+    body: VoidInvoiceDto,
+    success: InvoiceChangeResponseDto,
+    errors: {
+      404: NOT_FOUND,
+      409: 'The invoice is already void, or holds cash received: refund it first',
+      422: 'A malformed reason',
+    },
+  })
+  void(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: VoidInvoiceDto,
+  ): Promise<InvoiceChangeResponseDto> {
+    return this.invoices.void(id, input);
   }
 
   @Get(':id/pdf')
@@ -143,7 +187,7 @@ export class InvoicesController {
     success: InvoiceWriteResponseDto,
     errors: {
       404: NOT_FOUND,
-      409: 'invoice_no is already used by another live invoice',
+      409: 'invoice_no is already used by another live invoice, or the invoice is void',
       422: `${INVALID}, a total below the amount paid, a currency change after payments`,
     },
   })

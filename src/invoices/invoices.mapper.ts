@@ -7,10 +7,10 @@ import {
   dateFields,
   pricingFields,
   timestampFields,
-  toLineItemRead,
+  toDetailParts,
   toLineItemWrite,
-  toSendLogEntry,
 } from '../documents/documents.mapper';
+import { invoiceStatus } from './domain/invoice-status';
 import {
   InvoiceDto,
   InvoiceReadResponseDto,
@@ -23,8 +23,13 @@ import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
 
+/*
+ * Every invoice output carries its status, which depends on today's date (UTC): the service
+ * passes its clock's today to each function.
+ */
+
 /** The invoice fields every output carries, in the specification's order. */
-function invoiceFields(invoice: Invoice): InvoiceDto {
+function invoiceFields(invoice: Invoice, today: string): InvoiceDto {
   return {
     id: String(invoice.id),
     short_code: invoice.shortCode,
@@ -32,6 +37,8 @@ function invoiceFields(invoice: Invoice): InvoiceDto {
     description: invoice.description,
     ...customerFields(invoice),
     payment_status: invoice.paymentStatus,
+    status: invoiceStatus(invoice, today),
+    void_reason: invoice.voidReason,
     ...pricingFields(invoice),
     amount_paid: formatMoney(invoice.amountPaid, invoice.currency),
     outstanding_balance: formatMoney(
@@ -43,13 +50,13 @@ function invoiceFields(invoice: Invoice): InvoiceDto {
 }
 
 /** Lists, the client read, add and update: with timestamps. */
-export function toListItem(invoice: Invoice): InvoiceWithTimestampsDto {
-  return { ...invoiceFields(invoice), ...timestampFields(invoice) };
+export function toListItem(invoice: Invoice, today: string): InvoiceWithTimestampsDto {
+  return { ...invoiceFields(invoice, today), ...timestampFields(invoice) };
 }
 
 /**
- * `GET /invoice/{id}`: no timestamps on the invoice; lines with amounts, payments, sends with
- * their delivery records by send-log entry id.
+ * `GET /invoice/{id}`: no timestamps on the invoice; lines with amounts, the ledger, sends
+ * with their delivery records by send-log entry id.
  */
 export function toDetail(
   invoice: Invoice,
@@ -57,19 +64,25 @@ export function toDetail(
   payments: InvoicePayment[],
   sends: InvoiceSendLogEntry[],
   deliveries: Map<number, DeliveryRecord>,
+  today: string,
 ): InvoiceReadResponseDto {
+  const { items, send_log } = toDetailParts(invoice.currency, lines, sends, deliveries);
   return {
-    invoice: [invoiceFields(invoice)],
-    items: lines.map((line) => toLineItemRead(line, invoice.currency)),
+    invoice: [invoiceFields(invoice, today)],
+    items,
     payments: payments.map((payment) => toPaymentEntry(payment, invoice.currency)),
-    send_log: sends.map((entry) => toSendLogEntry(entry, deliveries.get(entry.id))),
+    send_log,
   };
 }
 
 /** Add and update outputs: lines without amounts. */
-export function toWriteResult(invoice: Invoice, lines: InvoiceLineItem[]): InvoiceWriteResponseDto {
+export function toWriteResult(
+  invoice: Invoice,
+  lines: InvoiceLineItem[],
+  today: string,
+): InvoiceWriteResponseDto {
   return {
-    invoice: [toListItem(invoice)],
+    invoice: [toListItem(invoice, today)],
     items: lines.map((line) => toLineItemWrite(line, invoice.currency)),
   };
 }
@@ -82,5 +95,7 @@ export function toPaymentEntry(payment: InvoicePayment, currency: string): Payme
     bank: payment.method,
     payment_date: payment.paymentDate,
     created_at: formatTimestamp(payment.createdAt),
+    reason: payment.reason,
+    credit_note_id: payment.creditNoteId === null ? '' : String(payment.creditNoteId),
   };
 }

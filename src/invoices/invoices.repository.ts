@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { Database, isUniqueViolation } from '../database/database';
-import { DocumentRepository } from '../documents/document.repository';
+import { ArchivableDocumentRepository } from '../documents/document.repository';
+import { LedgerSums } from './domain/ledger';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceDetailRecord, readInvoiceDetail } from './invoice-detail.query';
 
-/** What a payment changes on its invoice. */
-export type PaymentState = Pick<Invoice, 'amountPaid' | 'paymentStatus' | 'updatedAt'>;
-
-/** Invoices, their send log and their payments. */
+/** Invoices, their send log and their ledger (`invoice_payments`). */
 @Injectable()
-export class InvoicesRepository extends DocumentRepository<Invoice, InvoiceSendLogEntry> {
+export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, InvoiceSendLogEntry> {
   constructor(database: Database) {
     super(database, {
       kind: 'invoice',
@@ -22,6 +20,7 @@ export class InvoicesRepository extends DocumentRepository<Invoice, InvoiceSendL
       numberParam: 'invoice_no',
       numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
       duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
+      indexedFilters: ['clientId', 'settlement'],
     });
   }
 
@@ -30,31 +29,46 @@ export class InvoicesRepository extends DocumentRepository<Invoice, InvoiceSendL
     return isUniqueViolation(error, 'uq_invoices_short_code', 'invoices.short_code');
   }
 
-  /** True when a payment insert failed because its reference is another payment's. */
+  /** True when a ledger insert failed because its reference is another entry's. */
   referenceTaken(error: unknown): boolean {
     return isUniqueViolation(error, 'uq_invoice_payments_reference', 'invoice_payments.reference');
   }
 
-  /** Sets the invoice's payment status, or its amount paid and status after a payment. */
-  async updatePaymentState(
-    id: number,
-    state: Pick<PaymentState, 'paymentStatus' | 'updatedAt'> & Partial<PaymentState>,
-  ): Promise<void> {
+  /** Sets the invoice's payment status by hand (paid / not-paid). */
+  async updatePaymentStatus(id: number, state: Pick<Invoice, 'paymentStatus' | 'updatedAt'>) {
     await this.database.manager.update(Invoice, id, state);
   }
 
+  /** Writes the ledger's sums after a move, with the payment status it leaves. */
+  async updateLedger(id: number, sums: LedgerSums & Pick<Invoice, 'updatedAt'>): Promise<void> {
+    await this.database.manager.update(Invoice, id, sums);
+  }
+
+  async markVoid(id: number, fields: Pick<Invoice, 'voidedAt' | 'voidReason' | 'updatedAt'>) {
+    await this.database.manager.update(Invoice, id, fields);
+  }
+
+  /** Whether the invoice's ledger has any entry. */
+  async hasLedgerEntries(id: number): Promise<boolean> {
+    const entry = await this.database.manager.findOne(InvoicePayment, {
+      select: { id: true },
+      where: { invoiceId: id },
+    });
+    return entry !== null;
+  }
+
   /**
-   * The live invoice with its lines, payments and send log, or null: one statement, so every
+   * The live invoice with its lines, ledger and send log, or null: one statement, so every
    * part is read at the same moment without a transaction.
    */
   findLiveDetail(id: number): Promise<InvoiceDetailRecord | null> {
     return readInvoiceDetail(this.database.manager, id);
   }
 
-  /** Inserts a payment; its id is set on it. */
-  async insertPayment(fields: Omit<InvoicePayment, 'id'>): Promise<InvoicePayment> {
-    const payment = this.database.manager.create(InvoicePayment, fields);
-    await this.database.manager.insert(InvoicePayment, payment);
-    return payment;
+  /** Appends a ledger entry; its id is set on it. */
+  async insertLedgerEntry(fields: Omit<InvoicePayment, 'id'>): Promise<InvoicePayment> {
+    const entry = this.database.manager.create(InvoicePayment, fields);
+    await this.database.manager.insert(InvoicePayment, entry);
+    return entry;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { FindOptionsWhere } from 'typeorm';
+import { FindOptionsWhere, LessThan, MoreThanOrEqual } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
@@ -13,32 +13,41 @@ import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { DocumentDrafts } from '../documents/document-drafts';
 import { DocumentDraft, draftColumns } from '../documents/domain/document-draft';
-import { clientIdFilter } from '../documents/dto/list-documents.dto';
+import { idFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
+import { statusCondition } from './domain/invoice-status';
 import { checkUpdateAgainstPayments } from './domain/invoice-update';
 import {
-  applyPayment,
-  checkPaymentDecimals,
-  COMPLETED_PAYMENT,
-  DEFAULT_PAYMENT_METHOD,
-  PaymentStatus,
-} from './domain/payment-status';
+  cashHeldOf,
+  checkMinorDigits,
+  LedgerEntryStatus,
+  LedgerMove,
+  recordPayment,
+  refund,
+} from './domain/ledger';
+import { DEFAULT_PAYMENT_METHOD, PaymentMethod, PaymentStatus } from './domain/payment-status';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import {
+  InvoiceChangeResponseDto,
   InvoiceListResponseDto,
   InvoiceReadResponseDto,
+  InvoiceWithTimestampsDto,
   InvoiceWriteResponseDto,
+  RefundResponseDto,
 } from './dto/invoice-response.dto';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 import { RecordPaymentDto } from './dto/record-payment.dto';
+import { RefundDto } from './dto/refund.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
+import { VoidInvoiceDto } from './dto/void-invoice.dto';
+import { InvoicePayment } from './entities/invoice-payment.entity';
 import { Invoice } from './entities/invoice.entity';
 import { InvoiceDetailRecord } from './invoice-detail.query';
 import { InvoiceLinesRepository } from './invoice-lines.repository';
-import { toDetail, toListItem, toWriteResult } from './invoices.mapper';
+import { toDetail, toListItem, toPaymentEntry, toWriteResult } from './invoices.mapper';
 import { InvoicesRepository } from './invoices.repository';
 
 /** Fields of an invoice's own row that a draft does not decide. */
@@ -53,6 +62,21 @@ export interface CreatedInvoice {
   response: InvoiceWriteResponseDto;
 }
 
+/** What each ledger entry of a move records beside its status and amount. */
+export interface LedgerEntryDetails {
+  method: PaymentMethod;
+  date: string;
+  reason: string;
+  creditNoteId: number | null;
+}
+
+/** The reference of a ledger entry: unique, and its kind readable at a glance. */
+const REFERENCE_PREFIXES: Record<LedgerEntryStatus, string> = {
+  Completed: 'PAY',
+  Refunded: 'RFD',
+  Credited: 'CRD',
+};
+
 @Injectable()
 export class InvoicesService {
   constructor(
@@ -66,37 +90,57 @@ export class InvoicesService {
   ) {}
 
   async list(query: ListInvoicesDto): Promise<ListAnswer<InvoiceListResponseDto>> {
+    const today = this.clock.today();
     const filter: FindOptionsWhere<Invoice> = {
-      clientId: clientIdFilter(query.client),
+      clientId: idFilter(query.client),
       paymentStatus: query.payment_status,
       issueDate: dateRange(query.from, query.to),
     };
-    return listResponse(await this.invoices.list(filter, query), toListItem);
+    // A status is one range of the index (settlement, deleted_at, due_date), or two for open.
+    const conditions =
+      query.status === undefined
+        ? filter
+        : statusCondition(query.status, today).map(({ settlement, dueBefore, dueFrom }) => ({
+            ...filter,
+            settlement,
+            dueDate:
+              dueBefore !== undefined
+                ? LessThan(dueBefore)
+                : dueFrom !== undefined
+                  ? MoreThanOrEqual(dueFrom)
+                  : undefined,
+          }));
+    return listResponse(await this.invoices.list(conditions, query), (invoice) =>
+      toListItem(invoice, today),
+    );
   }
 
   /** The client's live invoices, for `GET /client/{id}`: one query. */
-  async listForClient(clientId: number) {
+  async listForClient(clientId: number): Promise<InvoiceWithTimestampsDto[]> {
+    const today = this.clock.today();
     const invoices = await this.invoices.listAll({ clientId });
-    return invoices.map(toListItem);
+    return invoices.map((invoice) => toListItem(invoice, today));
   }
 
   /**
-   * One statement whatever the invoice holds (the invoice, its lines, payments and sends), and
+   * One statement whatever the invoice holds (the invoice, its lines, ledger and sends), and
    * one more for the sends' delivery states when it has been sent.
    */
   async get(id: number): Promise<InvoiceReadResponseDto> {
-    const { invoice, lines, payments, sends } = await this.liveDetail(id);
+    const { document: invoice, lines, payments, sends } = await this.liveDetail(id);
     const deliveries = await this.delivery.deliveryStates(
       'invoice',
       sends.map((entry) => entry.id),
     );
-    return toDetail(invoice, lines, payments, sends, deliveries);
+    return toDetail(invoice, lines, payments, sends, deliveries, this.clock.today());
   }
 
   /** The invoice as a PDF named after its number, laid out from one read of it and its lines. */
   async pdf(id: number): Promise<StreamableFile> {
-    const { invoice, lines } = await this.liveDetail(id);
-    const view = toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid);
+    const { document: invoice, lines } = await this.liveDetail(id);
+    const view = toDocumentView('invoice', invoice.invoiceNo, invoice, lines, {
+      amountPaid: invoice.amountPaid,
+    });
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -128,6 +172,9 @@ export class InvoicesService {
             invoiceNo: identity.invoiceNo,
             paymentStatus: identity.paymentStatus,
             amountPaid: ZERO,
+            amountCredited: ZERO,
+            voidedAt: null,
+            voidReason: '',
             createdAt: now,
             updatedAt: now,
             deletedAt: null,
@@ -138,16 +185,18 @@ export class InvoicesService {
         (error) => this.invoices.shortCodeTaken(error),
       );
       const lines = await this.lines.insert(invoice.id, draft.lines);
-      return { id: invoice.id, response: toWriteResult(invoice, lines) };
+      return { id: invoice.id, response: toWriteResult(invoice, lines, this.clock.today()) };
     });
   }
 
   update(id: number, input: UpdateInvoiceDto): Promise<InvoiceWriteResponseDto> {
     return this.database.transaction(async () => {
-      const invoice = await this.liveInvoice(id, true);
+      const invoice = await this.changeableInvoice(id);
       const storedLines = await this.lines.read(id);
       const draft = await this.drafts.draft(input, { record: invoice, lines: storedLines });
-      checkUpdateAgainstPayments(invoice, draft, input);
+      const hasLedgerEntries =
+        draft.currency !== invoice.currency && (await this.invoices.hasLedgerEntries(id));
+      checkUpdateAgainstPayments({ ...invoice, hasLedgerEntries }, draft, input);
       Object.assign(invoice, draftColumns(draft), {
         invoiceNo: input.invoice_no,
         paymentStatus: input.payment_status,
@@ -156,53 +205,24 @@ export class InvoicesService {
       await this.invoices.update(invoice);
       // Rewritten even when `items` was left out: a new currency re-rounds them.
       const lines = await this.lines.replace(id, draft.lines);
-      return toWriteResult(invoice, lines);
+      return toWriteResult(invoice, lines, this.clock.today());
     });
   }
 
   /**
-   * The invoice row is locked first, so concurrent payments on one invoice queue up behind
-   * each other and each sees the balance the previous one left (on SQLite: the write queue).
+   * The invoice row is locked first, so concurrent payments, refunds and credit notes on one
+   * invoice queue up behind each other and each sees the ledger the previous one left (on
+   * SQLite: the write queue).
    */
   recordPayment(input: RecordPaymentDto) {
     return this.database.transaction(async () => {
-      const invoice = await this.liveInvoiceNamed(input.id, true);
-      checkPaymentDecimals(input.amount_paid, invoice.currency);
-      const decision = applyPayment(
-        invoice.total,
-        invoice.amountPaid,
-        input.amount_paid,
-        invoice.paymentStatus,
-      );
-      if (!decision.accepted) {
-        const outstanding = formatMoney(decision.outstanding, invoice.currency);
-        throw new DomainException(
-          'INVOICE_OVERPAID',
-          `The payment exceeds the outstanding balance of ${outstanding}`,
-          {
-            amount_paid: [`amount_paid must not exceed the outstanding balance ${outstanding}`],
-          },
-        );
-      }
-      const now = this.clock.now();
-      await withFreshCode(
-        () => `PAY-${generateShortCode()}${generateShortCode()}`,
-        (reference) =>
-          this.invoices.insertPayment({
-            invoiceId: invoice.id,
-            reference,
-            status: COMPLETED_PAYMENT,
-            amount: input.amount_paid,
-            method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
-            paymentDate: input.payment_date,
-            createdAt: now,
-          }),
-        (error) => this.invoices.referenceTaken(error),
-      );
-      await this.invoices.updatePaymentState(invoice.id, {
-        amountPaid: decision.amountPaid,
-        paymentStatus: decision.paymentStatus,
-        updatedAt: now,
+      const invoice = await this.changeableInvoice(this.idOf(input.id));
+      checkMinorDigits(input.amount_paid, invoice.currency, 'amount_paid');
+      await this.applyLedgerMove(invoice, recordPayment(invoice, input.amount_paid), {
+        method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
+        date: input.payment_date,
+        reason: '',
+        creditNoteId: null,
       });
       const amount = formatMoney(input.amount_paid, invoice.currency);
       return {
@@ -211,11 +231,55 @@ export class InvoicesService {
     });
   }
 
+  /** Money given back, within the cash held; a balance reopened makes the invoice Not Paid. */
+  refund(input: RefundDto): Promise<RefundResponseDto> {
+    return this.database.transaction(async () => {
+      const invoice = await this.changeableInvoice(this.idOf(input.id));
+      checkMinorDigits(input.amount, invoice.currency, 'amount');
+      const [entry] = await this.applyLedgerMove(invoice, refund(invoice, input.amount), {
+        method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
+        date: input.refund_date,
+        reason: input.reason ?? '',
+        creditNoteId: null,
+      });
+      const amount = formatMoney(input.amount, invoice.currency);
+      return {
+        message: `Refund of ${amount} ${invoice.currency} recorded for invoice ${invoice.invoiceNo}`,
+        invoice: [toListItem(invoice, this.clock.today())],
+        entry: toPaymentEntry(entry, invoice.currency),
+      };
+    });
+  }
+
+  /**
+   * Void: only while no cash is held (refund it first). The invoice keeps its number and
+   * stays readable and listed; every later change but archiving answers 409.
+   */
+  void(id: number, input: VoidInvoiceDto): Promise<InvoiceChangeResponseDto> {
+    return this.database.transaction(async () => {
+      const invoice = await this.changeableInvoice(id);
+      const cashHeld = cashHeldOf(invoice);
+      if (cashHeld.gt(0)) {
+        throw new DomainException(
+          'INVOICE_HOLDS_CASH',
+          `Invoice ${invoice.invoiceNo} holds ${formatMoney(cashHeld, invoice.currency)} ${invoice.currency} received; refund it before voiding`,
+        );
+      }
+      const fields = { voidedAt: this.clock.now(), voidReason: input.reason ?? '' };
+      Object.assign(invoice, fields, { updatedAt: fields.voidedAt });
+      await this.invoices.markVoid(id, { ...fields, updatedAt: fields.voidedAt });
+      return {
+        message: `Invoice ${invoice.invoiceNo} voided`,
+        invoice: [toListItem(invoice, this.clock.today())],
+      };
+    });
+  }
+
   /** `paid` / `not-paid`: the flag only; no payment is added or removed. */
   setPaymentStatus(id: number, paymentStatus: PaymentStatus) {
     return this.database.transaction(async () => {
-      const invoice = await this.liveInvoice(id, true);
-      await this.invoices.updatePaymentState(id, { paymentStatus, updatedAt: this.clock.now() });
+      const invoice = await this.changeableInvoice(id);
+      await this.invoices.updatePaymentStatus(id, { paymentStatus, updatedAt: this.clock.now() });
       return { message: `Invoice ${invoice.invoiceNo} marked as ${paymentStatus.toLowerCase()}` };
     });
   }
@@ -223,11 +287,11 @@ export class InvoicesService {
   /**
    * Appends to the send log and queues the e-mail in the same transaction: the outbox row holds
    * the invoice as it is now, and the worker delivers it after the answer. A refused send
-   * (unknown or archived id) writes neither.
+   * (unknown, archived or void invoice) writes neither.
    */
   send(input: SendDocumentDto) {
     return this.database.transaction(async () => {
-      const invoice = await this.liveInvoiceNamed(input.id);
+      const invoice = await this.changeableInvoice(this.idOf(input.id));
       const lines = await this.lines.read(invoice.id);
       const entry = await this.invoices.insertSendLogEntry(invoice.id, {
         email: input.email,
@@ -239,13 +303,15 @@ export class InvoicesService {
         documentId: invoice.id,
         sendLogEntryId: entry.id,
         recipient: entry.email,
-        view: toDocumentView('invoice', invoice.invoiceNo, invoice, lines, invoice.amountPaid),
+        view: toDocumentView('invoice', invoice.invoiceNo, invoice, lines, {
+          amountPaid: invoice.amountPaid,
+        }),
       });
       return { message: `Invoice ${invoice.invoiceNo} sent to ${entry.email}` };
     });
   }
 
-  /** DELETE: the row stays, marked archived; its lines, payments and sends stay too. */
+  /** DELETE: the row stays, marked archived; its lines, ledger and sends stay too. */
   archive(id: number) {
     return this.database.transaction(async () => {
       const invoice = await this.liveInvoice(id, true);
@@ -254,7 +320,65 @@ export class InvoicesService {
     });
   }
 
-  /** A live invoice with its lines, payments and send log, or 404. */
+  /** The invoice as lists answer it: what a correction made by another feature answers. */
+  output(invoice: Invoice): InvoiceWithTimestampsDto {
+    return toListItem(invoice, this.clock.today());
+  }
+
+  /**
+   * For a credit note: the live invoice an `invoice` parameter names, row-locked until the
+   * transaction ends (like a payment); 422 naming `invoice` when there is none, 409 when void.
+   * Only inside a transaction.
+   */
+  async holdForCredit(idText: string): Promise<Invoice> {
+    const id = parseId(idText);
+    const invoice = id === null ? null : await this.invoices.findLive(id, { forUpdate: true });
+    if (!invoice) {
+      throw new DomainException('UNKNOWN_INVOICE', `Invoice ${idText} does not exist`, {
+        invoice: [`invoice ${idText} does not exist or is archived`],
+      });
+    }
+    refuseIfVoid(invoice);
+    return invoice;
+  }
+
+  /**
+   * Appends the move's entries to the invoice's ledger and writes its sums, in the caller's
+   * transaction, on an invoice read with its row lock. Answers the entries as written.
+   */
+  async applyLedgerMove(
+    invoice: Invoice,
+    move: LedgerMove,
+    details: LedgerEntryDetails,
+  ): Promise<InvoicePayment[]> {
+    const now = this.clock.now();
+    const written: InvoicePayment[] = [];
+    for (const entry of move.entries) {
+      written.push(
+        await withFreshCode(
+          () => `${REFERENCE_PREFIXES[entry.status]}-${generateShortCode()}${generateShortCode()}`,
+          (reference) =>
+            this.invoices.insertLedgerEntry({
+              invoiceId: invoice.id,
+              reference,
+              status: entry.status,
+              amount: entry.amount,
+              method: details.method,
+              paymentDate: details.date,
+              reason: details.reason,
+              creditNoteId: details.creditNoteId,
+              createdAt: now,
+            }),
+          (error) => this.invoices.referenceTaken(error),
+        ),
+      );
+    }
+    await this.invoices.updateLedger(invoice.id, { ...move.after, updatedAt: now });
+    Object.assign(invoice, move.after, { updatedAt: now });
+    return written;
+  }
+
+  /** A live invoice with its lines, ledger and send log, or 404. */
   private async liveDetail(id: number): Promise<InvoiceDetailRecord> {
     const detail = await this.database.read(() => this.invoices.findLiveDetail(id));
     if (!detail) throw DomainException.notFound('Invoice', String(id));
@@ -268,10 +392,24 @@ export class InvoicesService {
     return invoice;
   }
 
-  /** The live invoice an `id` parameter names (digits, any length), or 404. */
-  private async liveInvoiceNamed(idText: string, forUpdate = false): Promise<Invoice> {
+  /** A live invoice that is not void, row-locked for the change: else 404, or 409 when void. */
+  private async changeableInvoice(id: number): Promise<Invoice> {
+    const invoice = await this.liveInvoice(id, true);
+    refuseIfVoid(invoice);
+    return invoice;
+  }
+
+  /** The id an `id` parameter names (digits, any length); 404 when it cannot name one. */
+  private idOf(idText: string): number {
     const id = parseId(idText);
     if (id === null) throw DomainException.notFound('Invoice', idText);
-    return this.liveInvoice(id, forUpdate);
+    return id;
+  }
+}
+
+/** A void invoice takes no change but archiving. */
+function refuseIfVoid(invoice: Invoice): void {
+  if (invoice.voidedAt !== null) {
+    throw new DomainException('INVOICE_VOID', `Invoice ${invoice.invoiceNo} is void`);
   }
 }

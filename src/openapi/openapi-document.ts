@@ -17,8 +17,9 @@ const DESCRIPTION = `Clients, invoices, estimates and expenses. Every operation 
 /** The tags, in the order the page lists them. */
 const TAGS: Array<[string, string]> = [
   ['clients', 'The customers invoices and estimates are issued to'],
-  ['invoices', 'Bills with line items, tax, payments and a send log'],
+  ['invoices', 'Bills with line items, tax, a ledger of payments, refunds and credits, a status and a send log'],
   ['estimates', 'Quotations with line items, tax, an accepted flag and a send log'],
+  ['credit notes', 'Corrections of an invoice, priced like it, that settle its balance; never changed'],
   ['expenses', 'Costs incurred, each given a category by the service'],
 ];
 

@@ -22,13 +22,13 @@ export class OutboxMessage {
   @IdColumn()
   id: number;
 
-  @TextColumn({ length: 8 })
+  @TextColumn({ length: 16 })
   kind: DocumentKind;
 
   @ReferenceColumn('document_id')
   documentId: number;
 
-  /** The entry in the kind's send log (`invoice_send_log` or `estimate_send_log`). */
+  /** The entry in the kind's send log (`invoice_send_log`, `estimate_send_log`, `credit_note_send_log`). */
   @ReferenceColumn('send_log_id')
   sendLogId: number;
 

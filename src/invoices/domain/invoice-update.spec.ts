@@ -15,10 +15,10 @@ function refusal(check: () => void): DomainException {
 }
 
 describe('checkUpdateAgainstPayments', () => {
-  const paid = { currency: 'USD', amountPaid: d('40') };
+  const paid = { currency: 'USD', amountPaid: d('40'), hasLedgerEntries: true };
 
   it('accepts a new currency while nothing is paid, and a total at the amount paid', () => {
-    const unpaid = { currency: 'USD', amountPaid: d('0') };
+    const unpaid = { currency: 'USD', amountPaid: d('0'), hasLedgerEntries: false };
     expect(() =>
       checkUpdateAgainstPayments(unpaid, { currency: 'EUR', total: d('1') }, {}),
     ).not.toThrow();
@@ -35,6 +35,13 @@ describe('checkUpdateAgainstPayments', () => {
     expect(error.errors).toEqual({
       currency: ['currency cannot change once payments are recorded'],
     });
+  });
+
+  it('refuses a new currency once a refund brought the amount paid back to 0', () => {
+    const refunded = { currency: 'USD', amountPaid: d('0'), hasLedgerEntries: true };
+    expect(() =>
+      checkUpdateAgainstPayments(refunded, { currency: 'EUR', total: d('100') }, {}),
+    ).toThrow(DomainException);
   });
 
   it('refuses a total below the amount paid, against the fields the update gave', () => {

@@ -2,23 +2,26 @@ import { DomainException } from '../../common/domain.exception';
 import { Decimal } from '../../common/money/decimal';
 import { formatMoney } from '../../common/money/money';
 
-/** What an invoice holds that its recorded payments constrain. */
+/** What an invoice holds that its ledger constrains. */
 export interface PaidInvoice {
   currency: string;
   amountPaid: Decimal;
+  /** Whether any payment, refund or credit is recorded (all of them are in its currency). */
+  hasLedgerEntries: boolean;
 }
 
 /**
- * CONTRACT.md, update: once payments are recorded the currency stays, and the new total may
- * not fall below the amount already paid. `given` is the update's input: a total below the
- * amount paid is reported against the fields that make the total (items, tax_rate) it gave.
+ * CONTRACT.md, update: once payments are recorded the currency stays (so do refunds and
+ * credits, which are amounts in that currency too), and the new total may not fall below the
+ * amount already paid. `given` is the update's input: a total below the amount paid is reported
+ * against the fields that make the total (items, tax_rate) it gave.
  */
 export function checkUpdateAgainstPayments(
   stored: PaidInvoice,
   updated: { currency: string; total: Decimal },
   given: { items?: unknown; tax_rate?: unknown },
 ): void {
-  if (updated.currency !== stored.currency && stored.amountPaid.gt(0)) {
+  if (updated.currency !== stored.currency && stored.hasLedgerEntries) {
     throw DomainException.invalidField(
       'currency',
       'currency cannot change once payments are recorded',

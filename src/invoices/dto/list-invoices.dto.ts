@@ -3,6 +3,7 @@ import { IsOptional } from 'class-validator';
 import { DateInputProperty } from '../../openapi/schema-property.decorator';
 import { IsDateInput, IsOneOf } from '../../common/input-rules';
 import { ListDocumentsDto } from '../../documents/dto/list-documents.dto';
+import { INVOICE_STATUSES, InvoiceStatus } from '../domain/invoice-status';
 import { PAYMENT_STATUSES, PaymentStatus } from '../domain/payment-status';
 
 export class ListInvoicesDto extends ListDocumentsDto {
@@ -14,6 +15,16 @@ export class ListInvoicesDto extends ListDocumentsDto {
   @IsOptional()
   @IsOneOf(PAYMENT_STATUSES)
   payment_status?: PaymentStatus;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    enum: [...INVOICE_STATUSES],
+    description:
+      'Only invoices with this status (any case); overdue and open by today’s date (UTC)',
+  })
+  @IsOptional()
+  @IsOneOf(INVOICE_STATUSES)
+  status?: InvoiceStatus;
 
   /** Earliest `issue_date`, inclusive. */
   @DateInputProperty({ required: false, description: 'Earliest issue_date, inclusive' })

@@ -1,4 +1,4 @@
-import { Entity } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
 import {
   DateOnlyColumn,
@@ -8,8 +8,10 @@ import {
   TextColumn,
   TimestampColumn,
 } from '../../database/columns';
+import { LedgerEntryStatus } from '../domain/ledger';
 import { PaymentMethod } from '../domain/payment-status';
 
+/** One entry of an invoice's ledger: a payment received, a refund, or a credit note's credit. */
 @Entity('invoice_payments')
 export class InvoicePayment {
   @IdColumn()
@@ -23,7 +25,7 @@ export class InvoicePayment {
   reference: string;
 
   @TextColumn({ length: 16 })
-  status: string;
+  status: LedgerEntryStatus;
 
   @DecimalColumn()
   amount: Decimal;
@@ -31,8 +33,17 @@ export class InvoicePayment {
   @TextColumn({ length: 16 })
   method: PaymentMethod;
 
+  /** The payment's, refund's or credit note's date. */
   @DateOnlyColumn('payment_date')
   paymentDate: string;
+
+  /** Why money was returned or credited; '' for payments. */
+  @TextColumn({ length: 1000 })
+  reason: string;
+
+  /** The credit note a Credited entry (and the refund it made) belongs to. */
+  @Column({ name: 'credit_note_id', type: 'int', unsigned: true, nullable: true })
+  creditNoteId: number | null;
 
   @TimestampColumn('created_at')
   createdAt: Date;

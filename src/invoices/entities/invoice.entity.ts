@@ -1,7 +1,8 @@
-import { Entity } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
 import { DecimalColumn, TextColumn } from '../../database/columns';
 import { DocumentRecord } from '../../documents/entities/document-columns';
+import { Settlement } from '../domain/invoice-status';
 import { PaymentStatus } from '../domain/payment-status';
 
 @Entity('invoices')
@@ -13,7 +14,28 @@ export class Invoice extends DocumentRecord {
   @TextColumn({ name: 'payment_status', length: 8 })
   paymentStatus: PaymentStatus;
 
-  /** Sum of the recorded payments, kept with the invoice under its row lock. */
+  /**
+   * Σ Completed + Σ Credited − Σ Refunded over the ledger (`invoice_payments`), kept with the
+   * invoice under its row lock; 0 ≤ amount_paid ≤ total (a CHECK in the database).
+   */
   @DecimalColumn({ name: 'amount_paid' })
   amountPaid: Decimal;
+
+  /** Σ Credited: never above amount_paid, so the cash held is never below 0 (a CHECK too). */
+  @DecimalColumn({ name: 'amount_credited' })
+  amountCredited: Decimal;
+
+  /** Set once, by void; a void invoice takes no further change but archiving. */
+  @Column({ name: 'voided_at', type: 'datetime', nullable: true })
+  voidedAt: Date | null;
+
+  @TextColumn({ name: 'void_reason', length: 1000 })
+  voidReason: string;
+
+  /**
+   * Computed by the database (a generated column) for the status filter; never written, and
+   * never read: a status is worked out from the columns above and today's date.
+   */
+  @Column({ type: 'varchar', length: 8, insert: false, update: false, select: false })
+  settlement?: Settlement;
 }

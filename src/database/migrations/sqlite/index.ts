@@ -3,6 +3,7 @@ import { Invoices1763900000000 } from './1763900000000-invoices';
 import { Estimates1764000000000 } from './1764000000000-estimates';
 import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
 import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
+import { Corrections1764400000000 } from './1764400000000-corrections';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const SQLITE_MIGRATIONS = [
   Estimates1764000000000,
   DocumentOutbox1764100000000,
   IdempotencyKeys1764300000000,
+  Corrections1764400000000,
 ];
