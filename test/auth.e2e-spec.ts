@@ -5,7 +5,14 @@ import type TestAgent from 'supertest/lib/agent';
 import { clientInput, createClient } from './factories/clients';
 import { estimateInput, estimateNumber, createEstimate } from './factories/estimates';
 import { createExpense, expenseInput } from './factories/expenses';
-import { createInvoice, invoiceInput, invoiceNumber } from './factories/invoices';
+import { addCreditNote, creditNoteInput } from './factories/credit-notes';
+import {
+  createInvoice,
+  invoiceInput,
+  invoiceNumber,
+  lineItems,
+  payInvoice,
+} from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError } from './setup/expectations';
 
@@ -20,6 +27,11 @@ interface Fixtures {
   client: string;
   invoice: string;
   paidInvoice: string;
+  /** Holds a payment of 10.00, so that a refund would succeed. */
+  cashInvoice: string;
+  /** Holds nothing, so that a void would succeed. */
+  voidableInvoice: string;
+  creditNote: string;
   estimate: string;
   expense: string;
 }
@@ -85,6 +97,40 @@ const ROUTES: Route[] = [
   },
   { method: 'GET', path: '/v1/invoice/paid/:id', record: 'invoice', writes: true },
   { method: 'GET', path: '/v1/invoice/not-paid/:id', record: 'paidInvoice', writes: true },
+  {
+    method: 'POST',
+    path: '/v1/invoice/refund',
+    writes: true,
+    body: ({ cashInvoice }) => ({ id: cashInvoice, amount: '1.00', refund_date: '2026-03-11' }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/invoice/:id/void',
+    record: 'voidableInvoice',
+    writes: true,
+    body: () => ({ reason: 'Issued in error' }),
+  },
+  { method: 'GET', path: '/v1/credit-note/all', writes: false },
+  { method: 'GET', path: '/v1/credit-note/:id', record: 'creditNote', writes: false },
+  {
+    method: 'GET',
+    path: '/v1/credit-note/:id/pdf',
+    record: 'creditNote',
+    writes: false,
+    file: 'application/pdf',
+  },
+  {
+    method: 'POST',
+    path: '/v1/credit-note/add',
+    writes: true,
+    body: ({ cashInvoice }) => creditNoteInput(cashInvoice, { items: lineItems(1) }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/credit-note/send',
+    writes: true,
+    body: ({ creditNote }) => ({ id: creditNote, email: 'billing@example.com' }),
+  },
   { method: 'GET', path: '/v1/estimate/all', writes: false },
   { method: 'GET', path: '/v1/estimate/:id', record: 'estimate', writes: false },
   {
@@ -184,9 +230,22 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   const invoice = (await createInvoice(agent, { client })).id;
   const paidInvoice = (await createInvoice(agent, { client })).id;
   await agent.get(`/v1/invoice/paid/${paidInvoice}`).expect(200);
+  const cashInvoice = (await createInvoice(agent, { client })).id;
+  await payInvoice(agent, cashInvoice, '10.00');
+  const voidableInvoice = (await createInvoice(agent, { client })).id;
+  const creditNote = (await addCreditNote(agent, cashInvoice)).credit_note[0].id;
   const estimate = (await createEstimate(agent, { client, estimate_no: estimateNumber() })).id;
   const expense = await createExpense(agent);
-  return { client, invoice, paidInvoice, estimate, expense };
+  return {
+    client,
+    invoice,
+    paidInvoice,
+    cashInvoice,
+    voidableInvoice,
+    creditNote,
+    estimate,
+    expense,
+  };
 }
 
 /** `200 success`, or the type of a file answered (`200 application/pdf`). */
@@ -203,9 +262,13 @@ async function snapshot(agent: TestAgent, fixtures: Fixtures): Promise<unknown[]
     '/v1/invoice/all',
     '/v1/estimate/all',
     '/v1/expense/all',
+    '/v1/credit-note/all',
     `/v1/client/${fixtures.client}`,
     `/v1/invoice/${fixtures.invoice}`,
     `/v1/invoice/${fixtures.paidInvoice}`,
+    `/v1/invoice/${fixtures.cashInvoice}`,
+    `/v1/invoice/${fixtures.voidableInvoice}`,
+    `/v1/credit-note/${fixtures.creditNote}`,
     `/v1/estimate/${fixtures.estimate}`,
     `/v1/expense/${fixtures.expense}`,
   ];

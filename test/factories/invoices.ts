@@ -42,6 +42,8 @@ export interface InvoiceFields {
   customer_phone: string;
   customer_address: string;
   payment_status: string;
+  status: 'open' | 'overdue' | 'paid' | 'void';
+  void_reason: string;
   currency: string;
   tax_rate: number;
   tax_amount: number;
@@ -71,12 +73,14 @@ export interface LineItemRead extends LineItemWrite {
 }
 
 export interface PaymentEntry {
-  status: string;
+  status: 'Completed' | 'Refunded' | 'Credited';
   reference: string;
   amount: number;
   bank: string;
   payment_date: string;
   created_at: string;
+  reason: string;
+  credit_note_id: string;
 }
 
 export interface SendLogEntry {
@@ -179,6 +183,22 @@ export async function payInvoice(
     .post('/v1/invoice/record-payment')
     .send({ id, amount_paid: amount, payment_date: '2026-03-10', ...extra })
     .expect(200);
+}
+
+/** Records a refund that must be accepted; answers the invoice after it. */
+export async function refundInvoice(
+  http: TestAgent,
+  id: string,
+  amount: string | number,
+  extra: { refund_date?: string; payment_method?: string; reason?: string } = {},
+): Promise<InvoiceOutput> {
+  const response = await http
+    .post('/v1/invoice/refund')
+    .send({ id, amount, refund_date: '2026-03-12', ...extra });
+  if (response.status !== 200) {
+    throw new Error(`refund answered ${response.status}: ${response.text}`);
+  }
+  return (response.body as { invoice: InvoiceOutput[] }).invoice[0];
 }
 
 /** Sends an invoice, which must be accepted. */

@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import type TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
+import { Clock } from '../../src/common/clock';
 import { APP_OPTIONS } from '../../src/app.options';
 import { configureApp } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app-config';
@@ -29,6 +30,8 @@ export interface TestAppOptions {
    * database); this app neither creates nor drops it.
    */
   sharedDatabase?: boolean;
+  /** The service's clock, in place of the real one (test/setup/test-clock.ts). */
+  clock?: Clock;
 }
 
 /** The real AppModule on a throwaway database, migrated as at start-up. */
@@ -41,12 +44,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = new AppConfig(new ConfigService(environment));
   // nestjs-pino logs lines outside a request with the first app's logger: use this app's.
   __resetOutOfContextForTests();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  let builder = Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .overrideProvider(LOG_DESTINATION)
-    .useValue(logs)
-    .compile();
+    .useValue(logs);
+  if (options.clock) builder = builder.overrideProvider(Clock).useValue(options.clock);
+  const moduleRef = await builder.compile();
   const app = configureApp(moduleRef.createNestApplication(APP_OPTIONS));
   await app.init();
   logs.watch(app.getHttpServer());

@@ -87,9 +87,9 @@ function duplicates(rows: Record<string, unknown>[], name: string): Array<[strin
   return [...seen].filter(([, ids]) => ids.length > 1);
 }
 
-/** The money checks invoices and estimates share: lines, sub_total, tax, total. */
+/** The money checks every kind of document shares: lines, sub_total, tax, total. */
 function documentViolations(
-  table: 'invoices' | 'estimates',
+  table: 'invoices' | 'estimates' | 'credit_notes',
   numberColumn: string,
   documents: Record<string, unknown>[],
   lines: Map<string, Record<string, unknown>[]>,
@@ -152,7 +152,7 @@ function documentViolations(
 /** Every invariant that can be read from the database alone; [] when all hold. Each violation names the row. */
 export async function invariantViolations(sql: Sql): Promise<string[]> {
   const invoices = await sql.query(
-    'SELECT id, invoice_no, currency, tax_rate, sub_total, tax_amount, total, amount_paid, deleted_at FROM invoices ORDER BY id',
+    'SELECT id, invoice_no, payment_status, currency, tax_rate, sub_total, tax_amount, total, amount_paid, amount_credited, voided_at, deleted_at FROM invoices ORDER BY id',
   );
   const invoiceLines = groupBy(
     await sql.query(
@@ -161,7 +161,17 @@ export async function invariantViolations(sql: Sql): Promise<string[]> {
     'invoice_id',
   );
   const payments = await sql.query(
-    'SELECT id, invoice_id, reference, amount FROM invoice_payments ORDER BY id',
+    'SELECT id, invoice_id, reference, status, amount, credit_note_id FROM invoice_payments ORDER BY id',
+  );
+  // Credit notes are never archived: `deleted_at` NULL makes every one live for the number check.
+  const creditNotes = await sql.query(
+    'SELECT id, credit_note_no, invoice_id, currency, tax_rate, sub_total, tax_amount, total, refunded, NULL AS deleted_at FROM credit_notes ORDER BY id',
+  );
+  const creditNoteLines = groupBy(
+    await sql.query(
+      'SELECT id, credit_note_id, quantity, rate, amount FROM credit_note_line_items ORDER BY id',
+    ),
+    'credit_note_id',
   );
   const estimates = await sql.query(
     'SELECT id, estimate_no, currency, tax_rate, sub_total, tax_amount, total, converted_invoice_id, deleted_at FROM estimates ORDER BY id',
@@ -176,22 +186,75 @@ export async function invariantViolations(sql: Sql): Promise<string[]> {
   const violations = [
     ...documentViolations('invoices', 'invoice_no', invoices, invoiceLines),
     ...documentViolations('estimates', 'estimate_no', estimates, estimateLines),
+    ...documentViolations('credit_notes', 'credit_note_no', creditNotes, creditNoteLines),
   ];
 
+  // The ledger: amount_paid = Σ Completed + Σ Credited − Σ Refunded, amount_credited =
+  // Σ Credited, 0 ≤ amount_paid ≤ total, and the cash held (Σ Completed − Σ Refunded) ≥ 0.
   const paymentsOf = groupBy(payments, 'invoice_id');
+  const creditNotesOf = groupBy(creditNotes, 'invoice_id');
   for (const invoice of invoices) {
     const name = `invoices#${String(invoice.id)} (${String(invoice.invoice_no)})`;
-    const paid = sumOf((paymentsOf.get(String(invoice.id)) ?? []).map((p) => exact(p.amount)));
+    const entries = paymentsOf.get(String(invoice.id)) ?? [];
+    const sumOfStatus = (status: string) =>
+      sumOf(entries.filter((entry) => entry.status === status).map((entry) => exact(entry.amount)));
+    const [completed, refunded, credited] = ['Completed', 'Refunded', 'Credited'].map(sumOfStatus);
+    const ledger = completed.plus(credited).minus(refunded);
     const amountPaid = exact(invoice.amount_paid);
-    if (!amountPaid.eq(paid)) {
+    if (!amountPaid.eq(ledger)) {
       violations.push(
-        `${name}: amount_paid ${String(invoice.amount_paid)} ≠ sum of payments ${paid.toFixed()}`,
+        `${name}: amount_paid ${String(invoice.amount_paid)} ≠ Σ Completed + Σ Credited − Σ Refunded ${ledger.toFixed()}`,
       );
     }
-    if (amountPaid.gt(exact(invoice.total))) {
+    if (!exact(invoice.amount_credited).eq(credited)) {
       violations.push(
-        `${name}: amount_paid ${String(invoice.amount_paid)} > total ${String(invoice.total)}`,
+        `${name}: amount_credited ${String(invoice.amount_credited)} ≠ Σ Credited ${credited.toFixed()}`,
       );
+    }
+    if (amountPaid.lt(0) || amountPaid.gt(exact(invoice.total))) {
+      violations.push(
+        `${name}: amount_paid ${String(invoice.amount_paid)} outside 0 … total ${String(invoice.total)}`,
+      );
+    }
+    if (completed.lt(refunded)) {
+      violations.push(
+        `${name}: refunded ${refunded.toFixed()} more than received ${completed.toFixed()}`,
+      );
+    }
+    const creditNoteTotal = sumOf(
+      (creditNotesOf.get(String(invoice.id)) ?? []).map((note) => exact(note.total)),
+    );
+    if (!creditNoteTotal.eq(credited)) {
+      violations.push(
+        `${name}: credit notes total ${creditNoteTotal.toFixed()} ≠ Σ Credited ${credited.toFixed()}`,
+      );
+    }
+    if (invoice.voided_at !== null && !completed.eq(refunded)) {
+      violations.push(`${name}: void while holding ${completed.minus(refunded).toFixed()}`);
+    }
+  }
+  // Each credit note: one Credited entry for its total, its refund as its Refunded entries.
+  const entriesOfNote = groupBy(
+    payments.filter((entry) => entry.credit_note_id !== null),
+    'credit_note_id',
+  );
+  for (const note of creditNotes) {
+    const name = `credit_notes#${String(note.id)} (${String(note.credit_note_no)})`;
+    const own = entriesOfNote.get(String(note.id)) ?? [];
+    const credits = own.filter((entry) => entry.status === 'Credited');
+    const refunds = sumOf(
+      own.filter((entry) => entry.status === 'Refunded').map((entry) => exact(entry.amount)),
+    );
+    if (credits.length !== 1 || !exact(credits[0].amount).eq(exact(note.total))) {
+      violations.push(`${name}: not exactly one Credited entry of its total ${String(note.total)}`);
+    }
+    if (!refunds.eq(exact(note.refunded))) {
+      violations.push(
+        `${name}: refunded ${String(note.refunded)} ≠ its Refunded entries ${refunds.toFixed()}`,
+      );
+    }
+    if (own.some((entry) => String(entry.invoice_id) !== String(note.invoice_id))) {
+      violations.push(`${name}: an entry on another invoice than #${String(note.invoice_id)}`);
     }
   }
   const invoiceIds = new Set(invoices.map((invoice) => String(invoice.id)));
@@ -199,6 +262,17 @@ export async function invariantViolations(sql: Sql): Promise<string[]> {
     const name = `invoice_payments#${String(payment.id)} (${String(payment.reference)})`;
     if (!exact(payment.amount).gt(0)) {
       violations.push(`${name}: amount ${String(payment.amount)} is not positive`);
+    }
+    if (!['Completed', 'Refunded', 'Credited'].includes(String(payment.status))) {
+      violations.push(`${name}: status ${String(payment.status)}`);
+    }
+    if (
+      (payment.status === 'Credited') !== (payment.credit_note_id !== null) &&
+      payment.status !== 'Refunded'
+    ) {
+      violations.push(
+        `${name}: a ${String(payment.status)} entry with credit note ${String(payment.credit_note_id)}`,
+      );
     }
     if (!invoiceIds.has(String(payment.invoice_id))) {
       violations.push(`${name}: belongs to missing invoice #${String(payment.invoice_id)}`);

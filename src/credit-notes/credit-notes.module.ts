@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClientsModule } from '../clients/clients.module';
+import { InvoicesModule } from '../invoices/invoices.module';
+import { CreditNoteLinesRepository } from './credit-note-lines.repository';
+import { CreditNotesController } from './credit-notes.controller';
+import { CreditNotesRepository } from './credit-notes.repository';
+import { CreditNotesService } from './credit-notes.service';
+import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
+import { CreditNoteSendLogEntry } from './entities/credit-note-send-log-entry.entity';
+import { CreditNote } from './entities/credit-note.entity';
+
+/** Credit notes; asks invoices to settle the credit in the invoice's ledger, clients for the customer. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([CreditNote, CreditNoteLineItem, CreditNoteSendLogEntry]),
+    ClientsModule,
+    InvoicesModule,
+  ],
+  controllers: [CreditNotesController],
+  providers: [CreditNotesService, CreditNotesRepository, CreditNoteLinesRepository],
+})
+export class CreditNotesModule {}

@@ -1,0 +1,158 @@
+import { Injectable, StreamableFile } from '@nestjs/common';
+import { FindOptionsWhere } from 'typeorm';
+import { ClientsService } from '../clients/clients.service';
+import { Clock } from '../common/clock';
+import { DomainException } from '../common/domain.exception';
+import { parseId } from '../common/input-rules';
+import { dateRange } from '../common/list-query.dto';
+import { sum } from '../common/money/decimal';
+import { generateShortCode, withFreshCode } from '../common/short-code';
+import { AppConfig } from '../config/app-config';
+import { Database } from '../database/database';
+import { ListAnswer, listResponse } from '../database/find-list';
+import { DocumentDelivery } from '../delivery/document-delivery';
+import { idFilter } from '../documents/dto/list-documents.dto';
+import { SendDocumentDto } from '../documents/dto/send-document.dto';
+import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
+import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
+import { inlineFile } from '../http/inline-file';
+import { credit } from '../invoices/domain/ledger';
+import { DEFAULT_PAYMENT_METHOD } from '../invoices/domain/payment-status';
+import { InvoicesService } from '../invoices/invoices.service';
+import { CreditNoteDetailRecord } from './credit-note-detail.query';
+import { CreditNoteLinesRepository } from './credit-note-lines.repository';
+import { toDetail, toListItem, toWriteResult } from './credit-notes.mapper';
+import { CreditNotesRepository } from './credit-notes.repository';
+import { draftCreditNote } from './domain/credit-note-draft';
+import { CreateCreditNoteDto } from './dto/create-credit-note.dto';
+import {
+  CreditNoteListResponseDto,
+  CreditNoteReadResponseDto,
+  CreditNoteWriteResponseDto,
+} from './dto/credit-note-response.dto';
+import { ListCreditNotesDto } from './dto/list-credit-notes.dto';
+import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
+import { CreditNote } from './entities/credit-note.entity';
+
+@Injectable()
+export class CreditNotesService {
+  constructor(
+    private readonly database: Database,
+    private readonly creditNotes: CreditNotesRepository,
+    private readonly lines: CreditNoteLinesRepository,
+    private readonly invoices: InvoicesService,
+    private readonly clients: ClientsService,
+    private readonly delivery: DocumentDelivery,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  async list(query: ListCreditNotesDto): Promise<ListAnswer<CreditNoteListResponseDto>> {
+    const filter: FindOptionsWhere<CreditNote> = {
+      invoiceId: idFilter(query.invoice),
+      clientId: idFilter(query.client),
+      issueDate: dateRange(query.from, query.to),
+    };
+    return listResponse(await this.creditNotes.list(filter, query), toListItem);
+  }
+
+  async get(id: number): Promise<CreditNoteReadResponseDto> {
+    const { document: creditNote, lines, sends } = await this.detail(id);
+    const deliveries = await this.delivery.deliveryStates(
+      'credit_note',
+      sends.map((entry) => entry.id),
+    );
+    return toDetail(creditNote, lines, sends, deliveries);
+  }
+
+  async pdf(id: number): Promise<StreamableFile> {
+    const { document: creditNote, lines } = await this.detail(id);
+    const view = creditNoteView(creditNote, lines);
+    const content = await renderDocumentPdf(view, this.config.company);
+    return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
+  }
+
+  /**
+   * Issues a credit note and settles the invoice with it, in one transaction: the invoice's
+   * row lock serialises it with payments, refunds and other credit notes on that invoice, so
+   * each sees the ledger the previous one left. With `refund`, the part above the outstanding
+   * balance is refunded first.
+   */
+  create(input: CreateCreditNoteDto): Promise<CreditNoteWriteResponseDto> {
+    return this.database.transaction(async () => {
+      const invoice = await this.invoices.holdForCredit(input.invoice);
+      const client = await this.clients.holdForDocument(invoice.clientId, { allowArchived: true });
+      if (!client) throw new Error(`Invoice ${invoice.id} names no client`);
+      const draft = draftCreditNote(input, invoice, client, this.clock.today());
+      const move = credit(invoice, draft.total, input.refund === 'True');
+      const refunded = sum(
+        move.entries.filter((entry) => entry.status === 'Refunded').map((entry) => entry.amount),
+      );
+      const now = this.clock.now();
+      const creditNote = await withFreshCode(
+        generateShortCode,
+        async (shortCode) => {
+          const { lines: _lines, ...columns } = draft;
+          const creditNote = this.creditNotes.create({
+            ...columns,
+            shortCode,
+            creditNoteNo: input.credit_note_no,
+            refunded,
+            createdAt: now,
+          });
+          await this.creditNotes.insert(creditNote);
+          return creditNote;
+        },
+        (error) => this.creditNotes.shortCodeTaken(error),
+      );
+      const lines = await this.lines.insert(creditNote.id, draft.lines);
+      await this.invoices.applyLedgerMove(invoice, move, {
+        method: DEFAULT_PAYMENT_METHOD,
+        date: creditNote.issueDate,
+        reason: creditNote.reason,
+        creditNoteId: creditNote.id,
+      });
+      return toWriteResult(creditNote, lines, this.invoices.output(invoice));
+    });
+  }
+
+  /**
+   * Appends to the send log and queues the e-mail in the same transaction, as for invoices.
+   * A credit note never changes, so nothing needs its row held.
+   */
+  send(input: SendDocumentDto) {
+    return this.database.transaction(async () => {
+      const id = parseId(input.id);
+      const creditNote = id === null ? null : await this.creditNotes.findLive(id);
+      if (!creditNote) throw DomainException.notFound('Credit note', input.id);
+      const lines = await this.lines.read(creditNote.id);
+      const entry = await this.creditNotes.insertSendLogEntry(creditNote.id, {
+        email: input.email,
+        phone: input.phone ?? '',
+        sentAt: this.clock.now(),
+      });
+      await this.delivery.enqueue({
+        kind: 'credit_note',
+        documentId: creditNote.id,
+        sendLogEntryId: entry.id,
+        recipient: entry.email,
+        view: creditNoteView(creditNote, lines),
+      });
+      return { message: `Credit note ${creditNote.creditNoteNo} sent to ${entry.email}` };
+    });
+  }
+
+  private async detail(id: number): Promise<CreditNoteDetailRecord> {
+    const detail = await this.database.read(() => this.creditNotes.findDetail(id));
+    if (!detail) throw DomainException.notFound('Credit note', String(id));
+    return detail;
+  }
+}
+
+/** The credit note as printed: titled Credit note, naming the invoice it corrects. */
+function creditNoteView(creditNote: CreditNote, lines: CreditNoteLineItem[]): DocumentView {
+  return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, lines, {
+    corrects: creditNote.invoiceNo,
+    reason: creditNote.reason,
+  });
+}

@@ -1,0 +1,70 @@
+import type { DocumentClient } from '../../clients/clients.service';
+import { DomainException } from '../../common/domain.exception';
+import { Decimal } from '../../common/money/decimal';
+import { pricedWithinLimit } from '../../documents/domain/document-draft';
+import { DocumentTotals, LineInput } from '../../documents/domain/document-totals';
+
+/** What a credit note takes from the invoice it corrects. */
+export interface CorrectedInvoice {
+  id: number;
+  invoiceNo: string;
+  currency: string;
+  taxRate: Decimal;
+  issueDate: string;
+}
+
+export interface CreditNoteFields {
+  items: LineInput[];
+  issue_date?: string;
+  reason?: string;
+  note?: string;
+}
+
+/** Everything a credit note writes, worked out and checked, but its ledger rules. */
+export interface CreditNoteDraft extends DocumentTotals {
+  invoiceId: number;
+  invoiceNo: string;
+  clientId: number;
+  customerName: string;
+  customerPhone: string;
+  customerAddress: string;
+  currency: string;
+  taxRate: Decimal;
+  issueDate: string;
+  reason: string;
+  note: string;
+}
+
+/**
+ * CONTRACT.md, credit notes: priced by the invoice rules at the invoice's currency and tax
+ * rate; the customer copied from the invoice's client as it is now; issued today unless told,
+ * never before the invoice it corrects.
+ */
+export function draftCreditNote(
+  input: CreditNoteFields,
+  invoice: CorrectedInvoice,
+  client: DocumentClient,
+  today: string,
+): CreditNoteDraft {
+  const issueDate = input.issue_date ?? today;
+  if (issueDate < invoice.issueDate) {
+    throw DomainException.invalidField(
+      'issue_date',
+      `issue_date must not be before the invoice’s issue_date ${invoice.issueDate}`,
+    );
+  }
+  return {
+    ...pricedWithinLimit(input.items, invoice.taxRate, invoice.currency),
+    invoiceId: invoice.id,
+    invoiceNo: invoice.invoiceNo,
+    clientId: client.id,
+    customerName: client.names,
+    customerPhone: client.phone,
+    customerAddress: client.address,
+    currency: invoice.currency,
+    taxRate: invoice.taxRate,
+    issueDate,
+    reason: input.reason ?? '',
+    note: input.note ?? '',
+  };
+}

@@ -1,0 +1,64 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsDateInput, IsIdInput, IsTrueFalse, Trim } from '../../common/input-rules';
+import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line-item.dto';
+import { ReasonInput } from '../../invoices/dto/refund.dto';
+import { DateInputProperty, IdInputProperty } from '../../openapi/schema-property.decorator';
+
+/** `POST /credit-note/add`: currency and tax rate are the invoice's. */
+export class CreateCreditNoteDto {
+  @IdInputProperty({ description: 'Id of the live invoice the credit note corrects' })
+  @IsDefined({ message: 'invoice is required' })
+  @IsIdInput('invoice must be the id of an invoice')
+  invoice: string;
+
+  @ApiProperty({
+    type: 'string',
+    minLength: 1,
+    maxLength: 64,
+    description: 'Trimmed; unique among all credit notes (409)',
+  })
+  @IsDefined({ message: 'credit_note_no is required' })
+  @IsString()
+  @Trim()
+  @Length(1, 64, { message: 'credit_note_no must be 1 to 64 characters' })
+  credit_note_no: string;
+
+  @ApiProperty({
+    type: [LineItemDto],
+    minItems: 1,
+    maxItems: MAX_LINE_ITEMS,
+    description:
+      'What is credited, kept in this order; priced at the invoice’s currency and tax rate. The total may not exceed the invoice’s total less its earlier credit notes, nor (without refund) its outstanding balance',
+  })
+  @IsDefined({ message: 'items is required' })
+  @LineItems()
+  items: LineItemDto[];
+
+  @DateInputProperty({
+    required: false,
+    description: 'Default today (UTC); not before the invoice’s issue_date',
+  })
+  @IsOptional()
+  @IsDateInput()
+  issue_date?: string;
+
+  @ReasonInput('Why the invoice is corrected')
+  reason?: string;
+
+  @ApiPropertyOptional({ type: 'string', maxLength: 10_000, description: 'Footer note' })
+  @IsOptional()
+  @MaxLength(10_000)
+  @IsString()
+  note?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['True', 'False'] }],
+    description:
+      'A JSON boolean, or True or False in any case; default false. True: the part of the total above the outstanding balance is refunded first (within the cash held), in the same transaction',
+  })
+  @IsOptional()
+  @IsTrueFalse()
+  refund?: 'True' | 'False';
+}
