@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { Database } from '../src/database/database';
 import { OutboxMessage } from '../src/delivery/entities/outbox-message.entity';
 import { createClient } from './factories/clients';
+import { addCreditNote, readCreditNote } from './factories/credit-notes';
 import { createEstimate, EstimateSendLogEntry, readEstimate } from './factories/estimates';
 import {
   createInvoice,
@@ -16,7 +17,7 @@ import {
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError } from './setup/expectations';
-import { flattened, pdfText } from './setup/pdf-text';
+import { expectInOrder, flattened, pdfText } from './setup/pdf-text';
 import {
   closedPort,
   ParsedMail,
@@ -190,6 +191,42 @@ describe('Delivery over SMTP', () => {
     expect(pdf).toContain('100.00');
   });
 
+  it('e-mails a credit note as a credit note, naming the invoice it corrects', async () => {
+    const invoice = await createInvoice(test.http, { invoice_no: 'INV-CREDITED-1' });
+    const written = await addCreditNote(test.http, invoice.id, {
+      credit_note_no: 'CN-MAILED-1',
+      items: [{ description: 'Discount', quantity: 1, rate: '12.50' }],
+      issue_date: invoice.issue_date,
+    });
+    const creditNote = written.credit_note[0];
+    await test.http
+      .post('/v1/credit-note/send')
+      .send({ id: creditNote.id, email: 'ap@example.com' })
+      .expect(200);
+
+    const log = await eventually(
+      async () => (await readCreditNote(test.http, creditNote.id)).send_log,
+      (entries) => entries[0]?.delivery === 'sent',
+    );
+    expect(log).toEqual([
+      expect.objectContaining({ email: 'ap@example.com', delivery: 'sent', attempts: 1 }),
+    ]);
+    const received = messagesFor('CN-MAILED-1');
+    expect(received).toHaveLength(1);
+    const { headers, text, html } = received[0].mail;
+    expect(headers.subject).toBe(`Credit note CN-MAILED-1 from ${COMPANY}`);
+    for (const body of [text, html]) {
+      expect(body).toContain('Please find attached credit note CN-MAILED-1');
+      expect(body).toContain('INV-CREDITED-1');
+      expect(body).toContain('12.50 USD');
+      expect(body).not.toContain('Due date');
+    }
+    const attachment = pdfOf(received[0].mail);
+    expect(attachment.filename).toBe('CN-MAILED-1.pdf');
+    const pdf = flattened((await pdfText(attachment.content)).text);
+    expectInOrder(pdf, ['CREDIT NOTE', 'CN-MAILED-1', 'Corrects invoice', 'INV-CREDITED-1']);
+  });
+
   it('answers at once while SMTP is down, retries, and delivers exactly once when it is back', async () => {
     const invoice = await invoiceToSend(test, 'Outage Client');
     await sink.stop();
@@ -292,19 +329,21 @@ describe('Delivery over SMTP', () => {
     const rows = async () => {
       const dataSource = test.app.get(DataSource);
       const counts = await Promise.all(
-        ['document_outbox', 'invoice_send_log', 'estimate_send_log'].map(async (table) => {
-          const [row] = await dataSource.query<Array<{ n: unknown }>>(
-            `SELECT COUNT(*) AS n FROM ${table}`,
-          );
-          return Number(row.n);
-        }),
+        ['document_outbox', 'invoice_send_log', 'estimate_send_log', 'credit_note_send_log'].map(
+          async (table) => {
+            const [row] = await dataSource.query<Array<{ n: unknown }>>(
+              `SELECT COUNT(*) AS n FROM ${table}`,
+            );
+            return Number(row.n);
+          },
+        ),
       );
       return counts;
     };
     const before = await rows();
 
-    for (const kind of ['invoice', 'estimate']) {
-      for (const id of ['999999', archived.id]) {
+    for (const kind of ['invoice', 'estimate', 'credit-note']) {
+      for (const id of ['999999', kind === 'credit-note' ? '0' : archived.id]) {
         const response = await test.http
           .post(`/v1/${kind}/send`)
           .send({ id, email: 'x@example.com' });
