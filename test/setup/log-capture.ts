@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'qs';
 
 /** Request fields that hold personal data: a client's, or a document's copy of it. */
-const PERSONAL_FIELD = /^(names|email|phone|address|customer_\w+|q)$/;
+const PERSONAL_FIELD = /^(names|email|phone|address|customer_\w+|q|reason)$/;
 /** Headers that carry an API key. */
 const KEY_HEADERS = ['authorization', 'x-api-key'];
 /** An e-mail address; `node_modules/@nestjs/…` in a stack frame is not one. */
