@@ -13,6 +13,7 @@ import {
   createInvoice,
   INVOICE_KEYS,
   InvoiceInput,
+  ledgerState,
   LINE_READ_KEYS,
   payInvoice,
   readInvoice,
@@ -68,18 +69,7 @@ describe('Credit notes', () => {
     rate,
   });
 
-  /** The invoice's money and its ledger as `status amount`. */
-  const state = async (id: string) => {
-    const detail = await readInvoice(test.http, id);
-    const { amount_paid, outstanding_balance, payment_status, status } = detail.invoice[0];
-    return {
-      amount_paid,
-      outstanding_balance,
-      payment_status,
-      status,
-      ledger: detail.payments.map((entry) => `${entry.status} ${entry.amount}`),
-    };
-  };
+  const state = (id: string) => ledgerState(test.http, id);
 
   const creditNotesOf = async (invoice: string) =>
     (await test.http.get(`/v1/credit-note/all?invoice=${invoice}`).expect(200)).body as {

@@ -2,6 +2,7 @@ import { createClient } from './factories/clients';
 import {
   createInvoice,
   InvoiceInput,
+  ledgerState,
   InvoiceOutput,
   payInvoice,
   readInvoice,
@@ -34,18 +35,7 @@ describe('Invoices: POST /invoice/refund', () => {
       ...input,
     });
 
-  /** The invoice's money and its ledger as `status amount`. */
-  const state = async (id: string) => {
-    const detail = await readInvoice(test.http, id);
-    const { amount_paid, outstanding_balance, payment_status, status } = detail.invoice[0];
-    return {
-      amount_paid,
-      outstanding_balance,
-      payment_status,
-      status,
-      ledger: detail.payments.map((entry) => `${entry.status} ${entry.amount}`),
-    };
-  };
+  const state = (id: string) => ledgerState(test.http, id);
 
   describe('within the cash held', () => {
     it('appends a Refunded entry, lowers amount_paid and answers the entry and the invoice', async () => {

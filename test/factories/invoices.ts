@@ -185,6 +185,19 @@ export async function payInvoice(
     .expect(200);
 }
 
+/** An invoice's money, its statuses and its ledger as `status amount`, oldest first. */
+export async function ledgerState(http: TestAgent, id: string) {
+  const detail = await readInvoice(http, id);
+  const { amount_paid, outstanding_balance, payment_status, status } = detail.invoice[0];
+  return {
+    amount_paid,
+    outstanding_balance,
+    payment_status,
+    status,
+    ledger: detail.payments.map((entry) => `${entry.status} ${entry.amount}`),
+  };
+}
+
 /** Records a refund that must be accepted; answers the invoice after it. */
 export async function refundInvoice(
   http: TestAgent,

@@ -1,7 +1,7 @@
 import { IsOptional } from 'class-validator';
-import { IsIdInput, parseId } from '../../common/input-rules';
+import { IsDateInput, IsIdInput, parseId } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
-import { IdInputProperty } from '../../openapi/schema-property.decorator';
+import { DateInputProperty, IdInputProperty } from '../../openapi/schema-property.decorator';
 
 /** Filters invoices and estimates share. */
 export class ListDocumentsDto extends ListQueryDto {
@@ -13,6 +13,21 @@ export class ListDocumentsDto extends ListQueryDto {
   @IsOptional()
   @IsIdInput('client must be the id of a client')
   client?: string;
+}
+
+/** Filters of the documents listed by issue date (invoices, credit notes). */
+export class ListIssuedDocumentsDto extends ListDocumentsDto {
+  /** Earliest `issue_date`, inclusive. */
+  @DateInputProperty({ required: false, description: 'Earliest issue_date, inclusive' })
+  @IsOptional()
+  @IsDateInput()
+  from?: string;
+
+  /** Latest `issue_date`, inclusive. */
+  @DateInputProperty({ required: false, description: 'Latest issue_date, inclusive' })
+  @IsOptional()
+  @IsDateInput()
+  to?: string;
 }
 
 /** An id filter (`client`, `invoice`) as a column value; digits that name no record match nothing (no id is 0). */

@@ -1,12 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { DateInputProperty } from '../../openapi/schema-property.decorator';
-import { IsDateInput, IsOneOf } from '../../common/input-rules';
-import { ListDocumentsDto } from '../../documents/dto/list-documents.dto';
+import { IsOneOf } from '../../common/input-rules';
+import { ListIssuedDocumentsDto } from '../../documents/dto/list-documents.dto';
 import { INVOICE_STATUSES, InvoiceStatus } from '../domain/invoice-status';
 import { PAYMENT_STATUSES, PaymentStatus } from '../domain/payment-status';
 
-export class ListInvoicesDto extends ListDocumentsDto {
+export class ListInvoicesDto extends ListIssuedDocumentsDto {
   @ApiPropertyOptional({
     type: 'string',
     enum: [...PAYMENT_STATUSES],
@@ -25,16 +24,4 @@ export class ListInvoicesDto extends ListDocumentsDto {
   @IsOptional()
   @IsOneOf(INVOICE_STATUSES)
   status?: InvoiceStatus;
-
-  /** Earliest `issue_date`, inclusive. */
-  @DateInputProperty({ required: false, description: 'Earliest issue_date, inclusive' })
-  @IsOptional()
-  @IsDateInput()
-  from?: string;
-
-  /** Latest `issue_date`, inclusive. */
-  @DateInputProperty({ required: false, description: 'Latest issue_date, inclusive' })
-  @IsOptional()
-  @IsDateInput()
-  to?: string;
 }
