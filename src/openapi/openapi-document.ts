@@ -5,21 +5,28 @@ import { API_KEY_SCHEME, BEARER_SCHEME } from './api-endpoint.decorator';
 export const OPENAPI_PAGE_PATH = 'docs';
 export const OPENAPI_JSON_PATH = 'docs/openapi.json';
 
-const DESCRIPTION = `Clients, invoices, estimates and expenses. Every operation lives under \`/v1\`.
+const DESCRIPTION = `Clients, invoices, estimates, credit notes and expenses. Every operation lives under \`/v1\`.
 
-- **Success**: HTTP 200 with \`{"status": "success", …}\`, except the PDF of an invoice or estimate, answered as \`application/pdf\`. **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
+- **Success**: HTTP 200 with \`{"status": "success", …}\`, except the PDF of an invoice, estimate or credit note, answered as \`application/pdf\`. **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
 - **Parameters** come as a JSON body, a URL-encoded form (\`items[0][rate]=…\`) or multipart form fields, or in the query string; a body value wins over a query value. Unknown parameters are ignored. A numeric parameter is a JSON number or numeric text in plain decimal notation (\`12.5\`, \`"12.5"\`; not \`1e3\`).
-- **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a payment's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
+- **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a ledger entry's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
 - **Ids** are strings of digits; dates \`YYYY-MM-DD\`; timestamps UTC \`YYYY-MM-DD HH:MM:SS\`. An optional text never given is \`""\`, never null.
 - **API key**: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`. A read-only key may call the GET operations that change nothing (403 otherwise).
+- **Ledger**: an invoice's \`payments\` are its ledger: \`Completed\` (payments), \`Refunded\` and \`Credited\` (credit notes); \`amount_paid\` = Σ Completed + Σ Credited − Σ Refunded, between 0 and \`total\`. Every invoice carries \`status\`: \`void\`, \`paid\`, \`overdue\` or \`open\`.
 - **Lists** answer every live record, oldest first, streamed as they are read; \`page\` or \`per_page\` select one numbered page and add \`meta\` with the total; \`after\` (an id, 0 for the start) selects the page after that id and adds \`meta.next_after\` for the next one, as fast at the end of a long list as at its start.`;
 
 /** The tags, in the order the page lists them. */
 const TAGS: Array<[string, string]> = [
   ['clients', 'The customers invoices and estimates are issued to'],
-  ['invoices', 'Bills with line items, tax, a ledger of payments, refunds and credits, a status and a send log'],
+  [
+    'invoices',
+    'Bills with line items, tax, a ledger of payments, refunds and credits, a status and a send log',
+  ],
   ['estimates', 'Quotations with line items, tax, an accepted flag and a send log'],
-  ['credit notes', 'Corrections of an invoice, priced like it, that settle its balance; never changed'],
+  [
+    'credit notes',
+    'Corrections of an invoice, priced like it, that settle its balance; never changed',
+  ],
   ['expenses', 'Costs incurred, each given a category by the service'],
 ];
 

@@ -1,9 +1,11 @@
 /*
  * A seeded, repeatable random workload against several running instances of the service, for
- * test/two-instances.e2e-spec.ts. Operation i is drawn from a generator of its own seeded from
- * the run's seed, so a seed replays the same operations whichever virtual client runs them;
- * only the interleaving, and with it some outcomes, differ between runs. Every answer is
- * recorded, and the checks read the records and the database afterwards.
+ * test/two-instances.e2e-spec.ts: payments, refunds, credit notes and voids (the ledger), and
+ * bursts of them on one invoice at once from every instance, beside updates, marks, sends,
+ * conversions, archives and keyed retries. Operation i is drawn from a generator of its own
+ * seeded from the run's seed, so a seed replays the same operations whichever virtual client
+ * runs them; only the interleaving, and with it some outcomes, differ between runs. Every
+ * answer is recorded, and the checks read the records and the database afterwards.
  */
 
 import { prng } from './seeded-random';
@@ -74,11 +76,16 @@ function numberText(value: number): string {
 export const MINOR_DIGITS: Record<string, number> = { USD: 2, EUR: 2, GBP: 2, JPY: 0, KWD: 3 };
 
 /** `minor` units of the currency as decimal text with its minor digits: 1234 USD → "12.34". */
-export function money(minor: number, currency: string): string {
+export function money(minor: number | bigint, currency: string): string {
   const digits = MINOR_DIGITS[currency];
   if (digits === 0) return String(minor);
   const text = String(minor).padStart(digits + 1, '0');
   return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** A scaled amount (see toScaled) as decimal text with the currency's minor digits. */
+export function scaledMoney(scaled: bigint, currency: string): string {
+  return money(scaled / 10n ** BigInt(SCALE - MINOR_DIGITS[currency]), currency);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,7 +111,56 @@ export type OpKind =
   | 'convert'
   | 'read'
   | 'archive-invoice'
+  | 'archive-estimate'
+  | 'refund'
+  | 'refund-keyed'
+  | 'credit-note'
+  | 'credit-note-keyed'
+  | 'credit-note-dup'
+  | 'void'
+  | 'refund-void'
+  | 'burst';
+
+/** What a request does, whichever operation sent it: from its method and path. */
+export type RequestType =
+  | 'seed'
+  | 'read'
+  | 'payment'
+  | 'refund'
+  | 'credit-note'
+  | 'void'
+  | 'update'
+  | 'mark'
+  | 'send-invoice'
+  | 'send-estimate'
+  | 'convert'
+  | 'archive-invoice'
   | 'archive-estimate';
+
+const REQUEST_TYPES: Array<[string, RegExp, RequestType]> = [
+  ['GET', /^\/v1\/invoice\/\d+$/, 'read'],
+  ['POST', /^\/v1\/invoice\/record-payment$/, 'payment'],
+  ['POST', /^\/v1\/invoice\/refund$/, 'refund'],
+  ['POST', /^\/v1\/credit-note\/add$/, 'credit-note'],
+  ['POST', /^\/v1\/invoice\/\d+\/void$/, 'void'],
+  ['PUT', /^\/v1\/invoice\/\d+$/, 'update'],
+  ['GET', /^\/v1\/invoice\/(paid|not-paid)\/\d+$/, 'mark'],
+  ['POST', /^\/v1\/invoice\/send$/, 'send-invoice'],
+  ['POST', /^\/v1\/estimate\/send$/, 'send-estimate'],
+  ['POST', /^\/v1\/estimate\/\d+\/convert$/, 'convert'],
+  ['DELETE', /^\/v1\/invoice\/\d+$/, 'archive-invoice'],
+  ['DELETE', /^\/v1\/estimate\/\d+$/, 'archive-estimate'],
+];
+
+export function requestTypeOf(answer: Pick<Answer, 'kind' | 'method' | 'path'>): RequestType {
+  if (answer.kind === 'seed') return 'seed';
+  const found = REQUEST_TYPES.find(
+    ([method, path]) => answer.method === method && path.test(answer.path),
+  );
+  if (!found)
+    throw new Error(`The workload sent an unknown request ${answer.method} ${answer.path}`);
+  return found[2];
+}
 
 /** How a keyed request is sent again. */
 export type RetryMode = 'concurrent' | 'after';
@@ -206,13 +262,15 @@ export interface SeededInvoice {
   clientId: string;
   invoiceNo: string;
   currency: string;
-  /** Its total as added, in minor units: payments are drawn against it. */
+  /** Its total as added, in minor units: payments, refunds and credits are drawn against it. */
   totalMinor: number;
   /**
-   * Payment-only invoices are never updated or marked, so their status moves by payments
-   * alone: Paid exactly when they are settled.
+   * Payment-only invoices are never updated or marked, so their status moves by the ledger
+   * alone (payments, refunds, credit notes): Paid exactly when they are settled.
    */
   paymentOnly: boolean;
+  /** Only these are voided, so that most invoices stay open to the ledger all run long. */
+  voidable: boolean;
 }
 
 export interface SeededEstimate {
@@ -303,6 +361,7 @@ export async function seedDocuments(
       currency: input.currency,
       totalMinor: Math.round(invoice.total * input.scale),
       paymentOnly: input.index % 2 === 0,
+      voidable: input.index % 5 === 1,
     };
   });
   const estimateInputs = Array.from({ length: size.estimates }, (_, index) => {
@@ -349,20 +408,31 @@ export interface WorkloadOptions {
 }
 
 const WEIGHTS: Record<Exclude<OpKind, 'seed' | 'settled-read'>, number> = {
-  pay: 26,
-  'pay-keyed': 12,
-  'pay-twice': 4,
-  'pay-rest': 6,
+  pay: 20,
+  'pay-keyed': 9,
+  'pay-twice': 3,
+  'pay-rest': 5,
   'key-reuse': 2,
-  update: 8,
-  mark: 6,
-  'send-invoice': 8,
-  'send-estimate': 5,
+  update: 7,
+  mark: 5,
+  'send-invoice': 6,
+  'send-estimate': 4,
   convert: 4,
-  read: 8,
+  read: 6,
   'archive-invoice': 0.4,
   'archive-estimate': 1,
+  refund: 9,
+  'refund-keyed': 4,
+  'credit-note': 8,
+  'credit-note-keyed': 3,
+  'credit-note-dup': 2,
+  void: 1,
+  'refund-void': 1.2,
+  burst: 3,
 };
+
+/** How many requests one burst sends at one invoice at once, keyed retries not counted. */
+export const BURST_SIZE = { min: 6, max: 10 };
 
 /**
  * Runs `operations` operations, `virtualClients` at a time; each picks its instance(s) at
@@ -416,6 +486,29 @@ async function runOperation(
     }
   };
   const paymentPath = '/v1/invoice/record-payment';
+  const refundPath = '/v1/invoice/refund';
+  const creditNotePath = '/v1/credit-note/add';
+  const voidable = seeded.invoices.filter((candidate) => candidate.voidable);
+  const steady = seeded.invoices.filter((candidate) => !candidate.voidable);
+  const refundBody = (target: SeededInvoice, amount: string) => ({
+    id: target.id,
+    amount,
+    refund_date: '2026-03-12',
+    payment_method: random.pick(PAYMENT_METHODS),
+    reason: 'Workload refund',
+  });
+  const creditNoteBody = (
+    target: SeededInvoice,
+    number: string,
+    minor: number,
+    refund: boolean,
+  ) => ({
+    invoice: target.id,
+    credit_note_no: number,
+    items: creditLines(random, target.currency, minor),
+    reason: 'Workload correction',
+    refund,
+  });
 
   switch (kind) {
     case 'pay':
@@ -596,7 +689,226 @@ async function runOperation(
         estimateId: estimate.id,
       });
       return;
+    case 'refund':
+    case 'refund-keyed': {
+      const request = {
+        method: 'POST' as const,
+        path: refundPath,
+        body: refundBody(invoice, refundAmount(random, invoice)),
+        invoiceId: invoice.id,
+      };
+      if (kind === 'refund-keyed') await keyedTwice(request);
+      else await recorder.send(instance(), { ...request, op, kind });
+      return;
+    }
+    case 'credit-note':
+    case 'credit-note-keyed': {
+      const request = {
+        method: 'POST' as const,
+        path: creditNotePath,
+        body: creditNoteBody(
+          invoice,
+          `WCN-${op}`,
+          creditAmount(random, invoice),
+          random.chance(0.4),
+        ),
+        invoiceId: invoice.id,
+      };
+      if (kind === 'credit-note-keyed') await keyedTwice(request);
+      else await recorder.send(instance(), { ...request, op, kind });
+      return;
+    }
+    case 'credit-note-dup': {
+      // One number on two credit notes at once from every instance, then once more after:
+      // at most one is issued, the others answer 409 (or 422 when over a limit).
+      const number = `WCD-${op}`;
+      const send = (target: Instance, on: SeededInvoice) =>
+        recorder.send(target, {
+          op,
+          kind,
+          method: 'POST',
+          path: creditNotePath,
+          body: creditNoteBody(on, number, creditAmount(random, on), random.chance(0.4)),
+          invoiceId: on.id,
+        });
+      const others = [invoice, random.pick(seeded.invoices)];
+      await Promise.all(options.instances.map((target, index) => send(target, others[index % 2])));
+      await send(instance(), random.pick(seeded.invoices));
+      return;
+    }
+    case 'void': {
+      const target = random.pick(voidable);
+      await recorder.send(instance(), {
+        op,
+        kind,
+        method: 'POST',
+        path: `/v1/invoice/${target.id}/void`,
+        body: { reason: 'Workload void' },
+        invoiceId: target.id,
+      });
+      return;
+    }
+    case 'refund-void': {
+      // Refunds the cash the read shows held, then voids: 200 unless a payment slipped in.
+      const target = random.pick(voidable);
+      const read = await recorder.send(instance(), {
+        op,
+        kind,
+        method: 'GET',
+        path: `/v1/invoice/${target.id}`,
+        invoiceId: target.id,
+      });
+      if (read.status !== 200) return;
+      const held = cashHeld(bodyOf<{ payments: LedgerEntryAnswer[] }>(read).payments);
+      if (held > 0n) {
+        const refunded = await recorder.send(instance(), {
+          op,
+          kind,
+          method: 'POST',
+          path: refundPath,
+          body: refundBody(target, scaledMoney(held, target.currency)),
+          idempotencyKey: random.chance(0.5) ? key : undefined,
+          invoiceId: target.id,
+        });
+        if (refunded.status !== 200) return;
+      }
+      await recorder.send(instance(), {
+        op,
+        kind,
+        method: 'POST',
+        path: `/v1/invoice/${target.id}/void`,
+        body: { reason: 'Refunded, then void' },
+        invoiceId: target.id,
+      });
+      return;
+    }
+    case 'burst': {
+      // Payments, refunds and credit notes on one invoice all at once, from every instance in
+      // turn, sized so that many could not all be accepted: the invoice's row lock decides.
+      const target = random.chance(0.8) ? random.pick(steady) : invoice;
+      const share = (from: number, to: number) =>
+        random.int(
+          Math.max(1, Math.floor(target.totalMinor * from)),
+          Math.max(1, Math.floor(target.totalMinor * to)),
+        );
+      const size = random.int(BURST_SIZE.min, BURST_SIZE.max);
+      const requests = Array.from({ length: size }, (_, index): Request => {
+        const what = random.weighted({ pay: 4, refund: 3, credit: 2, 'credit-refund': 1.5 });
+        const common = { op, kind, method: 'POST' as const, invoiceId: target.id };
+        const request: Request =
+          what === 'pay'
+            ? {
+                ...common,
+                path: paymentPath,
+                body: {
+                  id: target.id,
+                  amount_paid: money(share(0.1, 0.35), target.currency),
+                  payment_date: '2026-03-13',
+                  payment_method: random.pick(PAYMENT_METHODS),
+                },
+              }
+            : what === 'refund'
+              ? {
+                  ...common,
+                  path: refundPath,
+                  body: refundBody(target, money(share(0.05, 0.25), target.currency)),
+                }
+              : {
+                  ...common,
+                  path: creditNotePath,
+                  body: creditNoteBody(
+                    target,
+                    `WCB-${op}-${index}`,
+                    share(0.05, 0.2),
+                    what === 'credit-refund',
+                  ),
+                };
+        return random.chance(0.2)
+          ? { ...request, idempotencyKey: `${key}-${index}`, retryMode: 'concurrent' }
+          : request;
+      });
+      const instances = options.instances;
+      await Promise.all(
+        requests.flatMap((request, index) =>
+          request.idempotencyKey === undefined
+            ? [recorder.send(instances[index % instances.length], request)]
+            : instances.map((each) => recorder.send(each, request)),
+        ),
+      );
+      await recorder.send(instance(), {
+        op,
+        kind,
+        method: 'GET',
+        path: `/v1/invoice/${target.id}`,
+        invoiceId: target.id,
+      });
+      return;
+    }
   }
+}
+
+type Request = Parameters<Recorder['send']>[1];
+
+/** A ledger entry as the invoice read answers it. */
+export interface LedgerEntryAnswer {
+  status: 'Completed' | 'Refunded' | 'Credited';
+  reference: string;
+  amount: number;
+  credit_note_id: string;
+}
+
+/** Σ Completed − Σ Refunded of the entries, scaled: the cash a refund may give back. */
+export function cashHeld(entries: LedgerEntryAnswer[]): bigint {
+  return entries.reduce(
+    (sum, entry) =>
+      sum +
+      (entry.status === 'Completed'
+        ? toScaled(entry.amount)
+        : entry.status === 'Refunded'
+          ? -toScaled(entry.amount)
+          : 0n),
+    0n,
+  );
+}
+
+/** Σ Completed + Σ Credited − Σ Refunded of the entries, scaled: the amount paid. */
+export function ledgerPaid(entries: LedgerEntryAnswer[]): bigint {
+  return entries.reduce(
+    (sum, entry) => sum + (entry.status === 'Refunded' ? -1n : 1n) * toScaled(entry.amount),
+    0n,
+  );
+}
+
+/** Mostly up to 15% of the total as added; one in seven more than all of it (422). */
+function refundAmount(random: Random, invoice: SeededInvoice): string {
+  const minor = random.chance(0.15)
+    ? invoice.totalMinor + random.int(1, invoice.totalMinor)
+    : random.int(1, Math.max(1, Math.floor(invoice.totalMinor * 0.15)));
+  return money(minor, invoice.currency);
+}
+
+/** Before tax: mostly up to 10% of the total as added; one in ten more than all of it. */
+function creditAmount(random: Random, invoice: SeededInvoice): number {
+  return random.chance(0.1)
+    ? invoice.totalMinor + random.int(1, invoice.totalMinor)
+    : random.int(1, Math.max(1, Math.floor(invoice.totalMinor * 0.1)));
+}
+
+/** One or two lines worth about `minor` before tax. */
+function creditLines(random: Random, currency: string, minor: number) {
+  if (minor < 2 || random.chance(0.5)) {
+    return [{ description: 'Credit', quantity: '1', rate: money(minor, currency) }];
+  }
+  const first = random.int(1, minor - 1);
+  return [
+    { description: 'Credit A', quantity: '1', rate: money(first, currency) },
+    // Two units of half the rest (rounded up): the line amount is still exact.
+    {
+      description: 'Credit B',
+      quantity: '2',
+      rate: money(Math.ceil((minor - first) / 2), currency),
+    },
+  ];
 }
 
 /** Mostly up to 15% of the total as added; one in ten more than all of it (422). */
