@@ -1,16 +1,26 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Response } from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createClient } from './factories/clients';
+import { addCreditNote } from './factories/credit-notes';
 import { createEstimate, sendEstimate } from './factories/estimates';
 import { createExpense } from './factories/expenses';
-import { createInvoice, payInvoice, sendInvoice } from './factories/invoices';
+import {
+  createInvoice,
+  InvoiceDetail,
+  payInvoice,
+  readInvoice,
+  refundInvoice,
+  sendInvoice,
+} from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import {
   HostileRequest,
   hostileRequests,
   readOpenApiDocument,
+  SeededLedger,
   SeedRecords,
   validRequests,
 } from './setup/openapi-requests';
@@ -24,7 +34,8 @@ import {
  *
  * FC_SEED=<n> replays a run, FC_RUNS=<n> changes the number of requests (10,000 by default),
  * FC_READ_BACK_EVERY=<n> how many requests share one read-back of the database (a mismatch
- * replays them one by one to name the culprit).
+ * replays them one by one to name the culprit), FC_SHOW=<text> prints the answers to the
+ * requests whose operation or defects contain the text.
  */
 
 const RUNS = Number(process.env.FC_RUNS ?? 10_000);
@@ -33,6 +44,7 @@ const SEED =
     ? Date.now() ^ (Math.random() * 2 ** 31)
     : Number(process.env.FC_SEED);
 const READ_BACK_EVERY = Number(process.env.FC_READ_BACK_EVERY ?? 20);
+const SHOW = process.env.FC_SHOW;
 
 /** Tables whose rows no request may change; the migrations' bookkeeping is not data. */
 const IGNORED_TABLES = new Set(['migrations', 'typeorm_metadata', 'sqlite_sequence']);
@@ -58,6 +70,36 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     await sendInvoice(http, invoice.id, 'billing@example.com');
     const otherInvoice = await createInvoice(http, { client: other });
     const archivedInvoice = await createInvoice(http, { client: other });
+    // The corrections' records. A credit note's base: 2,000.00, paid 600.00, 100.00 of it
+    // refunded, 100.00 credited: 500.00 cash held, 1,400.00 outstanding, 1,900.00 creditable.
+    const credited = await createInvoice(http, {
+      client,
+      issue_date: '2026-02-15',
+      due_date: '2026-03-15',
+      items: [{ description: 'Retainer', quantity: 2, rate: '1000.00' }],
+    });
+    await payInvoice(http, credited.id, '600.00');
+    await refundInvoice(http, credited.id, '100.00');
+    const creditNote = await addCreditNote(http, credited.id, {
+      items: [{ description: 'Discount', quantity: 1, rate: '100.00' }],
+    });
+    await http
+      .post('/v1/credit-note/send')
+      .send({ id: creditNote.credit_note[0].id, email: 'billing@example.com' })
+      .expect(200);
+    // A void's base: paid and refunded in full, then credited 10.00: it holds no cash.
+    const voidable = await createInvoice(http, { client: other });
+    await payInvoice(http, voidable.id, '30.00');
+    await refundInvoice(http, voidable.id, '30.00');
+    const voidableNote = await addCreditNote(http, voidable.id);
+    // Void, with a credit note: its number and the credit note's stay taken.
+    const voided = await createInvoice(http, { client: other });
+    const voidedNote = await addCreditNote(http, voided.id);
+    await http.post(`/v1/invoice/${voided.id}/void`).send({ reason: 'Issued twice' }).expect(200);
+    const archivedNote = await addCreditNote(http, archivedInvoice.id);
+    const creditNotes = [creditNote, voidableNote, voidedNote, archivedNote].map(
+      (written) => written.credit_note[0],
+    );
     const estimate = await createEstimate(http, { client });
     await sendEstimate(http, estimate.id, 'billing@example.com');
     const otherEstimate = await createEstimate(http, { client: other });
@@ -69,22 +111,47 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     await http.delete(`/v1/estimate/${archivedEstimate.id}`).expect(200);
     await http.delete(`/v1/expense/${archivedExpense}`).expect(200);
     await http.delete(`/v1/client/${archivedClient}`).expect(200);
+    const liveInvoices = [invoice, otherInvoice, credited, voidable];
     seed = {
       live: {
         client: [client, other],
-        invoice: [invoice.id, otherInvoice.id],
+        invoice: liveInvoices.map((live) => live.id),
         estimate: [estimate.id, otherEstimate.id],
         expense: [expense],
+        'credit-note': creditNotes.map((note) => note.id),
       },
-      taken: { invoice_no: [otherInvoice.invoice_no], estimate_no: [otherEstimate.estimate_no] },
+      void: [voided.id],
+      taken: {
+        invoice_no: [otherInvoice, credited, voidable, voided].map((taken) => taken.invoice_no),
+        estimate_no: [otherEstimate.estimate_no],
+        credit_note_no: creditNotes.map((note) => note.credit_note_no),
+      },
       outstanding: '150.00',
+      ledgers: await Promise.all(liveInvoices.map((live) => readLedger(http, live.id))),
+      bases: { credit_note: credited.id, void: voidable.id },
       archived: {
         client: [archivedClient],
         invoice: [archivedInvoice.id],
         estimate: [archivedEstimate.id],
         expense: [archivedExpense],
+        // A credit note is never archived, not even with its invoice.
+        'credit-note': [],
       },
     };
+    // The figures the rules are built on, as worked out above.
+    expect(seed.ledgers.find((ledger) => ledger.id === credited.id)).toEqual({
+      id: credited.id,
+      issue_date: '2026-02-15',
+      total: '2000.00',
+      amount_paid: '600.00',
+      cash_held: '500.00',
+      outstanding: '1400.00',
+      creditable: '1900.00',
+    });
+    expect(seed.ledgers.find((ledger) => ledger.id === voidable.id)).toMatchObject({
+      amount_paid: '10.00',
+      cash_held: '0.00',
+    });
     tables = await dataTables(test.app.get(DataSource));
     // Listening once spares supertest a listen and a close for each of the many requests.
     await test.app.listen(0, '127.0.0.1');
@@ -98,10 +165,13 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
 
   it(`answers a 4xx in the error envelope to ${RUNS} invalid requests and changes nothing`, async () => {
     const dataSource = test.app.get(DataSource);
-    const operations = hostileRequests(readOpenApiDocument(), seed);
-    // Every operation of the document is exercised; the lists, reads and writes are all there.
-    expect(operations.length).toBeGreaterThanOrEqual(25);
-    const counts = new Map<string, number>();
+    const document = readOpenApiDocument();
+    const operations = hostileRequests(document, seed);
+    // Every /v1 operation of the document has its requests: lists, reads, writes, corrections.
+    expect(operations.map(({ operation }) => operation).sort()).toEqual(v1Operations(document));
+    expect(operations.length).toBeGreaterThanOrEqual(35);
+    /** Per operation, how many requests answered each status. */
+    const counts = new Map<string, Map<number, number>>();
     const statuses = new Map<number, number>();
     let pristine = await fingerprint(dataSource, tables);
     let batch: HostileRequest[] = [];
@@ -131,9 +201,15 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
       fc.asyncProperty(
         fc.oneof(...operations.map(({ weight, arbitrary }) => ({ weight, arbitrary }))),
         async (request) => {
-          counts.set(request.operation, (counts.get(request.operation) ?? 0) + 1);
           const response = await send(request);
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const answered = counts.get(request.operation) ?? new Map<number, number>();
+          answered.set(response.status, (answered.get(response.status) ?? 0) + 1);
+          counts.set(request.operation, answered);
+          if (SHOW && [request.operation, ...request.defects].some((text) => text.includes(SHOW)))
+            process.stdout.write(
+              `${describeRequest(request)}\n  → ${response.status} ${response.text.slice(0, 300)}\n`,
+            );
           const problem = answerProblem(response);
           if (problem !== null) throw new Error(`${problem}\n${describeRequest(request)}`);
           batch.push(request);
@@ -158,10 +234,24 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     );
     // The last partial batch.
     expect(await fingerprint(dataSource, tables)).toBe(pristine);
+    // With the default count, each operation is sent dozens of requests: none may be left out.
+    if (RUNS >= 2_000) {
+      expect(operations.filter(({ operation }) => !counts.has(operation))).toEqual([]);
+    }
     console.log(
       `generated-input: ${RUNS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
         `statuses: ${[...statuses].map(([status, count]) => `${status} ×${count}`).join(', ')}; per operation: ` +
-        [...counts].map(([operation, count]) => `${operation} ${count}`).join(', '),
+        [...counts]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(
+            ([operation, answered]) =>
+              `${operation} ${[...answered.values()].reduce((a, b) => a + b, 0)} ` +
+              `(${[...answered]
+                .sort(([a], [b]) => a - b)
+                .map(([status, count]) => `${status} ×${count}`)
+                .join(', ')})`,
+          )
+          .join(', '),
     );
   }, 600_000);
 
@@ -169,25 +259,75 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
   // above is the defect's doing, and the read-back sees what an accepted one changes.
   it('accepts the valid requests the defects break, in every encoding', async () => {
     const dataSource = test.app.get(DataSource);
-    const before = await fingerprint(dataSource, tables);
+    const document = readOpenApiDocument();
+    const requests = validRequests(document, seed);
+    // Every operation with a body has its valid twin, the corrections' included.
+    expect(requests.map(({ operation }) => operation).sort()).toEqual(
+      v1Operations(document).filter((operation) => /^(POST|PUT) /.test(operation)),
+    );
     const refused: string[] = [];
-    for (const request of validRequests(readOpenApiDocument(), seed)) {
+    const unchanged: string[] = [];
+    for (const request of requests) {
+      const before = await fingerprint(dataSource, tables);
       const response = await sendRequest(test, request);
       if (response.status !== 200)
         refused.push(`${describeRequest(request)}\n  → ${response.status} ${response.text}`);
+      else if ((await fingerprint(dataSource, tables)) === before)
+        unchanged.push(describeRequest(request));
     }
     expect(refused).toEqual([]);
-    expect(await fingerprint(dataSource, tables)).not.toBe(before);
+    expect(unchanged).toEqual([]);
   });
 });
+
+/** `POST /v1/invoice/add`-style names of every /v1 operation of the document, sorted. */
+function v1Operations(document: ReturnType<typeof readOpenApiDocument>): string[] {
+  return Object.entries(document.paths)
+    .filter(([path]) => path.startsWith('/v1/'))
+    .flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    .sort();
+}
+
+/** An invoice's ledger, summed from its entries (CONTRACT.md, Corrections), in USD. */
+async function readLedger(http: TestAgent, id: string): Promise<SeededLedger> {
+  const detail: InvoiceDetail = await readInvoice(http, id);
+  const [invoice] = detail.invoice;
+  const cents = (amount: number | string): number => Math.round(Number(amount) * 100);
+  const sum = (status: string): number =>
+    detail.payments
+      .filter((entry) => entry.status === status)
+      .reduce((total, entry) => total + cents(entry.amount), 0);
+  const money = (amount: number): string => (amount / 100).toFixed(2);
+  const total = cents(invoice.total);
+  const paid = sum('Completed') + sum('Credited') - sum('Refunded');
+  if (paid !== cents(invoice.amount_paid)) {
+    throw new Error(
+      `Invoice ${id}: amount_paid ${invoice.amount_paid}, its entries ${money(paid)}`,
+    );
+  }
+  return {
+    id,
+    issue_date: invoice.issue_date,
+    total: money(total),
+    amount_paid: money(paid),
+    cash_held: money(sum('Completed') - sum('Refunded')),
+    outstanding: money(total - paid),
+    creditable: money(total - sum('Credited')),
+  };
+}
 
 function sendRequest(test: TestApp, request: HostileRequest): Promise<Response> {
   const method = request.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
   const call = test.http[method](request.url);
+  // The bytes as generated: superagent would send a Buffer under a JSON type as the JSON of
+  // the Buffer object (`{"type":"Buffer","data":[…]}`), a valid body of unknown keys.
   return request.body
     ? call
         .set('Content-Type', request.body.contentType)
         .set(request.body.encoding ? { 'Content-Encoding': request.body.encoding } : {})
+        .serialize((data: string) => data)
         .send(request.body.data)
     : call;
 }

@@ -80,6 +80,9 @@ export class Repeated {
 /** A parameter the request leaves out. */
 export const REMOVED = Symbol('removed');
 
+/** Where a rule puts another record's id in the path, in place of the base's. */
+const PATH_ID = '{id}';
+
 type Value = unknown;
 type Path = Array<string | number>;
 export type Encoding = 'json' | 'form' | 'multipart' | 'query';
@@ -109,13 +112,41 @@ export interface HostileRequest {
 export interface SeedRecords {
   live: Record<Resource, string[]>;
   archived: Record<Resource, string[]>;
-  /** Numbers of live invoices and estimates other than the first: a duplicate is a 409. */
-  taken: { invoice_no: string[]; estimate_no: string[] };
+  /** Void invoices: readable and listed, but every change to one is a 409. */
+  void: string[];
+  /**
+   * Numbers of invoices and estimates other than the first live one, and of every credit note
+   * (void and archived invoices' included): a duplicate is a 409.
+   */
+  taken: { invoice_no: string[]; estimate_no: string[]; credit_note_no: string[] };
   /** What the first live invoice still owes, in its currency (USD). */
   outstanding: string;
+  /** Every live invoice's ledger: what refunds, voids and credit notes are checked against. */
+  ledgers: SeededLedger[];
+  /**
+   * The live invoices the valid requests of two corrections name instead of the first: a
+   * credit note's base needs room below the balance and a known issue date; a void's base
+   * holds no cash, and the valid request leaves it void.
+   */
+  bases: { credit_note: string; void: string };
 }
 
-export type Resource = 'client' | 'invoice' | 'estimate' | 'expense';
+/** An invoice's ledger, in USD (two minor digits), as CONTRACT.md (Corrections) defines it. */
+export interface SeededLedger {
+  id: string;
+  issue_date: string;
+  total: string;
+  /** Σ Completed + Σ Credited − Σ Refunded. */
+  amount_paid: string;
+  /** Σ Completed − Σ Refunded: what a refund may give back; above 0, a void is refused. */
+  cash_held: string;
+  /** total − amount_paid: what a credit note without refund may credit. */
+  outstanding: string;
+  /** total − Σ Credited: what credit notes may still credit, whatever refund says. */
+  creditable: string;
+}
+
+export type Resource = 'client' | 'invoice' | 'estimate' | 'expense' | 'credit-note';
 
 // ---------------------------------------------------------------------------------------------
 // Corpora
@@ -216,7 +247,17 @@ const NON_DIGIT_IDS = [
 ];
 
 /** Path segments that are routes of their own: `/v1/invoice/all` is the list. */
-const ROUTE_WORDS = new Set(['all', 'add', 'send', 'record-payment', 'paid', 'not-paid', 'pdf']);
+const ROUTE_WORDS = new Set([
+  'all',
+  'add',
+  'send',
+  'record-payment',
+  'refund',
+  'paid',
+  'not-paid',
+  'pdf',
+  'void',
+]);
 
 const KNOWN_CURRENCIES = new Set(currencyCodes.codes().map((code) => code.toUpperCase()));
 
@@ -328,6 +369,8 @@ interface FieldContext {
   seed: SeedRecords;
   /** What a `^[0-9]+$` field names, for unknown and archived references. */
   names?: Resource;
+  /** The request changes the record it names: a void invoice refuses it (409). */
+  changes?: boolean;
   /**
    * A list filter: an unknown client or currency filters down to nothing, a valid answer, so
    * only malformed values are defects there.
@@ -495,6 +538,11 @@ function idDefects(context: FieldContext): Array<fc.Arbitrary<Labeled>> {
   if (archived.length > 0) {
     found.push(fc.constantFrom(...archived).map((id) => labeled(`archived id ${id}`, id)));
   }
+  if (context.names === 'invoice' && context.changes && context.seed.void.length > 0) {
+    found.push(
+      fc.constantFrom(...context.seed.void).map((id) => labeled(`void invoice ${id}`, id)),
+    );
+  }
   return found;
 }
 
@@ -611,11 +659,17 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
       if (schema.format === 'date') return '2026-03-01';
       if (schema.format === 'email') return 'someone@example.com';
       if (schema.pattern === '^[A-Za-z]{3}$') return 'USD';
-      if (schema.pattern === '^[0-9]+$') {
-        return context.seed.live[name === 'client' ? 'client' : context.resource][0];
-      }
+      if (schema.pattern === '^[0-9]+$') return namedRecord(name, context);
       return `GEN-${context.tag}-${name}`.slice(0, schema.maxLength ?? 64);
   }
+}
+
+/** The live record a valid body's reference names. */
+function namedRecord(name: string, context: BaseContext): string {
+  if (name === 'client') return context.seed.live.client[0];
+  // Only a credit note names an invoice by `invoice`.
+  if (name === 'invoice') return context.seed.bases.credit_note;
+  return context.seed.live[context.resource][0];
 }
 
 function validObject(schema: Schema, context: BaseContext): Record<string, Value> {
@@ -980,7 +1034,7 @@ export function validRequests(document: OpenApiDocument, seed: SeedRecords): Hos
         resource: plan.resource,
         tag: `V${index}`,
       });
-      const id = plan.pathId ? seed.live[plan.resource][0] : undefined;
+      const id = pathRecord(plan, seed);
       return {
         operation: plan.operation,
         method: plan.method,
@@ -994,7 +1048,8 @@ export function validRequests(document: OpenApiDocument, seed: SeedRecords): Hos
 /**
  * Defects of several parameters together that CONTRACT.md makes invalid: due before issue,
  * money at or above 10^13 once multiplied, summed or taxed, decimals finer than the currency's
- * minor units, a payment above what is owed, an update below what is paid, a taken number.
+ * minor units, a payment above what is owed, an update below what is paid, a taken number,
+ * and the corrections' rules (correctionDefects).
  */
 function ruleDefects(
   plan: OperationPlan,
@@ -1029,14 +1084,16 @@ function ruleDefects(
         { items: [line('1', '5000000000000'), line('1', '5000000000000')] },
       ],
       [
-        'tax raising the total to 10^13',
-        { items: [line('1', '9999999999999.99')], tax_rate: '100' },
-      ],
-      [
         '500 lines summing above 10^13',
         { items: Array.from({ length: 500 }, () => line('9999', '99999999')) },
       ],
     ];
+    if (has('tax_rate')) {
+      overflowing.push([
+        'tax raising the total to 10^13',
+        { items: [line('1', '9999999999999.99')], tax_rate: '100' },
+      ]);
+    }
     found.push(fc.constantFrom(...overflowing).map(([label, values]) => rule(label, values)));
   }
   if (plan.operation === 'PUT /v1/invoice/{id}') {
@@ -1091,13 +1148,156 @@ function ruleDefects(
         }),
     );
   }
-  for (const name of ['invoice_no', 'estimate_no'] as const) {
+  found.push(...correctionDefects(plan, has, seed));
+  for (const name of ['invoice_no', 'estimate_no', 'credit_note_no'] as const) {
     if (!has(name) || seed.taken[name].length === 0) continue;
     found.push(
       fc
         .tuple(fc.constantFrom(...seed.taken[name]), fc.constantFrom('', ' ', '  \t'))
         .map(([taken, padding]) =>
           rule(`${name} ${taken} taken`, { [name]: `${padding}${taken}${padding}` }),
+        ),
+    );
+  }
+  return found;
+}
+
+/** Exact USD amounts, in cents, for the corrections' arithmetic. */
+function cents(text: string): bigint {
+  const [whole, fraction = ''] = text.split('.');
+  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+}
+
+function dollars(amount: bigint): string {
+  return `${amount / 100n}.${String(amount % 100n).padStart(2, '0')}`;
+}
+
+function dayBefore(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - 1);
+  return day.toISOString().slice(0, 10);
+}
+
+/**
+ * CONTRACT.md, Corrections: a refund above the cash held (however much was paid or credited),
+ * a void of an invoice holding cash, a credit note for nothing, above the outstanding balance
+ * without refund, above the invoice's total less its earlier credit notes, or issued before the
+ * invoice. Void invoices and archived ones are the id defects' (idDefects).
+ */
+function correctionDefects(
+  plan: OperationPlan,
+  has: (name: string) => boolean,
+  seed: SeedRecords,
+): Array<fc.Arbitrary<Change[]>> {
+  const found: Array<fc.Arbitrary<Change[]>> = [];
+  const rule = (label: string, values: Record<string, Value>): Change[] =>
+    Object.entries(values).map(([name, value]) => ({ at: [name], label: `rule: ${label}`, value }));
+  if (has('amount') && has('refund_date')) {
+    const over = seed.ledgers.flatMap((ledger) => {
+      const held = cents(ledger.cash_held);
+      const amounts = new Set([
+        held + 1n,
+        cents(ledger.amount_paid),
+        cents(ledger.total),
+        10n ** 15n - 1n,
+      ]);
+      return [...amounts]
+        .filter((amount) => amount > held)
+        .map((amount) => ({ ledger, amount: dollars(amount) }));
+    });
+    found.push(
+      fc
+        .constantFrom(...over)
+        .map(({ ledger, amount }) =>
+          rule(
+            `refund ${amount} above the ${ledger.cash_held} cash held on invoice ${ledger.id} ` +
+              `(paid ${ledger.amount_paid})`,
+            { id: ledger.id, amount },
+          ),
+        ),
+    );
+  }
+  if (plan.template.endsWith('/void')) {
+    const holding = seed.ledgers.filter((ledger) => cents(ledger.cash_held) > 0n);
+    if (holding.length === 0) throw new Error('No seeded invoice holds cash: void has no rule');
+    found.push(
+      fc.constantFrom(...holding).map((ledger): Change[] => [
+        {
+          at: [PATH_ID],
+          label: `rule: void of invoice ${ledger.id} holding ${ledger.cash_held} cash`,
+          value: ledger.id,
+        },
+      ]),
+    );
+  }
+  if (has('credit_note_no')) {
+    const ledger = seed.ledgers.find((candidate) => candidate.id === seed.bases.credit_note);
+    if (!ledger) throw new Error(`No ledger for the credit note base ${seed.bases.credit_note}`);
+    const outstanding = cents(ledger.outstanding);
+    const creditable = cents(ledger.creditable);
+    const line = (rate: string, quantity = '1') => ({ description: 'Credit', quantity, rate });
+    // One line of the whole total, or two lines making it.
+    const totalling = (total: bigint): Array<Array<Record<string, string>>> => [
+      [line(dollars(total))],
+      [line(dollars(total / 2n)), line(dollars(total - total / 2n))],
+    ];
+    const aboveBalance = [outstanding + 1n, (outstanding + creditable) / 2n, creditable].filter(
+      (total) => total > outstanding && total <= creditable,
+    );
+    if (aboveBalance.length > 0) {
+      found.push(
+        fc
+          .tuple(
+            fc.constantFrom(...aboveBalance),
+            fc.integer({ min: 0, max: 1 }),
+            fc.constantFrom<Value>(REMOVED, 'False', false, 'fALSE'),
+          )
+          .map(([total, split, refund]) =>
+            rule(
+              `a credit of ${dollars(total)} above the ${ledger.outstanding} outstanding, ` +
+                `refund ${refund === REMOVED ? 'left out' : show(refund)}`,
+              { items: totalling(total)[split], refund },
+            ),
+          ),
+      );
+    }
+    const aboveCreditable = [creditable + 1n, cents(ledger.total), creditable * 2n].filter(
+      (total) => total > creditable,
+    );
+    found.push(
+      fc
+        .tuple(
+          fc.constantFrom(...aboveCreditable),
+          fc.integer({ min: 0, max: 1 }),
+          fc.constantFrom<Value>('True', true, 'tRUE', REMOVED),
+        )
+        .map(([total, split, refund]) =>
+          rule(
+            `a credit of ${dollars(total)} above the ${ledger.creditable} the invoice's total ` +
+              `less its credit notes leaves, refund ${refund === REMOVED ? 'left out' : show(refund)}`,
+            { items: totalling(total)[split], refund },
+          ),
+        ),
+    );
+    // Each line's amount is rounded on its own: these credit 0.00.
+    found.push(
+      fc
+        .constantFrom<[string, Array<Record<string, string>>]>(
+          ['a line of rate 0', [line('0', '3')]],
+          ['a line of 0.0049', [line('0.0049')]],
+          ['lines each rounding to 0.00', [line('0.0001', '1'), line('1', '0.0049')]],
+        )
+        .map(([label, items]) => rule(`a credit of 0.00: ${label}`, { items })),
+    );
+    found.push(
+      fc
+        .constantFrom(
+          ...[dayBefore(ledger.issue_date), '2025-12-31', '2000-01-01'].filter(
+            (date) => date < ledger.issue_date,
+          ),
+        )
+        .map((date) =>
+          rule(`issued ${date}, before the invoice's ${ledger.issue_date}`, { issue_date: date }),
         ),
     );
   }
@@ -1130,6 +1330,19 @@ function clone<T>(value: T): T {
   return value;
 }
 
+/** The live record a valid request names in its path: a void's base holds no cash. */
+function pathRecord(plan: OperationPlan, seed: SeedRecords): string | undefined {
+  if (!plan.pathId) return undefined;
+  return plan.template.endsWith('/void') ? seed.bases.void : seed.live[plan.resource][0];
+}
+
+/** Whether the operation changes the record its path names (reads and archiving do not). */
+function changesRecord(plan: OperationPlan): boolean {
+  return (
+    plan.method === 'POST' || plan.method === 'PUT' || /\/(paid|not-paid)\//.test(plan.template)
+  );
+}
+
 function pathIdArbitrary(plan: OperationPlan, seed: SeedRecords, document: OpenApiDocument) {
   const context: FieldContext = {
     name: 'id',
@@ -1138,6 +1351,7 @@ function pathIdArbitrary(plan: OperationPlan, seed: SeedRecords, document: OpenA
     json: false,
     seed,
     names: plan.resource,
+    changes: changesRecord(plan),
     document,
   };
   return fc.oneof(...idDefects(context));
@@ -1223,8 +1437,9 @@ function bodyRequests(
 ) {
   const valid = validObject(body, { document, seed, resource: plan.resource, tag: 'NEW' });
   const required = new Set(body.required ?? []);
-  // The first live record: the others hold the taken numbers a duplicate names.
-  const liveId = fc.constant(plan.pathId ? seed.live[plan.resource][0] : undefined);
+  // The first live record (the others hold the taken numbers a duplicate names), or the base
+  // a correction needs.
+  const liveId = fc.constant(pathRecord(plan, seed));
   const badId = plan.pathId ? pathIdArbitrary(plan, seed, document) : undefined;
 
   const freeText = Object.entries(body.properties ?? {})
@@ -1254,7 +1469,13 @@ function bodyRequests(
             encoding,
             json,
             seed,
-            names: name === 'client' ? 'client' : name === 'id' ? plan.resource : undefined,
+            names:
+              name === 'client' || name === 'invoice'
+                ? name
+                : name === 'id'
+                  ? plan.resource
+                  : undefined,
+            changes: true,
             document,
           }),
         )
@@ -1298,14 +1519,19 @@ function bodyRequests(
             selector: (change) => change.at[0],
           }),
         },
-        {
-          weight: 1,
-          arbitrary: fc.uniqueArray(fc.oneof(...fieldDefects), {
-            minLength: 2,
-            maxLength: 3,
-            selector: (change) => change.at[0],
-          }),
-        },
+        // Two defects need two parameters: a void's body has one.
+        ...(fieldDefects.length >= 2
+          ? [
+              {
+                weight: 1,
+                arbitrary: fc.uniqueArray(fc.oneof(...fieldDefects), {
+                  minLength: 2,
+                  maxLength: Math.min(3, fieldDefects.length),
+                  selector: (change: Change) => change.at[0],
+                }),
+              },
+            ]
+          : []),
         ...(rules.length > 0 ? [{ weight: 2, arbitrary: fc.oneof(...rules) }] : []),
       );
     interface Shape {
@@ -1346,17 +1572,25 @@ function bodyRequests(
       : fc.constant('application/x-www-form-urlencoded');
     return fc.tuple(fc.oneof(...shapes), charset).map(([shape, contentType]): HostileRequest => {
       const value = clone(valid);
+      // A rule may name another record in the path; a broken path id takes its place.
+      const inPath = shape.defects.find((change) => change.at[0] === PATH_ID);
+      const inBody = shape.defects.filter((change) => change.at[0] !== PATH_ID);
+      const applied = shape.idDefect ? inBody : shape.defects;
       // Noise first: a defect on the same parameter wins.
       const ignored = shape.noise.filter(
-        (change) => !shape.defects.some((defect) => defect.at[0] === change.at[0]),
+        (change) => !inBody.some((defect) => defect.at[0] === change.at[0]),
       );
       for (const change of ignored) setAt(value, change.at, change.value);
-      for (const change of shape.defects) setAt(value, change.at, change.value);
-      const id = shape.idDefect ? String(shape.idDefect.value) : shape.id;
+      for (const change of inBody) setAt(value, change.at, change.value);
+      const id = shape.idDefect
+        ? String(shape.idDefect.value)
+        : inPath
+          ? String(inPath.value)
+          : shape.id;
       const defects = [
         ...(shape.idDefect ? [`path id: ${shape.idDefect.label}`] : []),
         ...new Set(
-          shape.defects.map((change) =>
+          applied.map((change) =>
             change.label.startsWith('rule: ')
               ? change.label
               : `${change.at.join('.')}: ${change.label}`,
