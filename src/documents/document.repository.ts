@@ -45,7 +45,7 @@ export type DocumentFilter<D> = FindOptionsWhere<D> | FindOptionsWhere<D>[];
  * send log. Every method runs in the caller's transaction when there is one; the service
  * decides transactions and locks.
  *
- * Writes go through the shared record types (`DocumentRecord`, `DocumentSendLogRecord`), which
+ * Writes go through the shared record types (`PricedDocumentRecord`, `DocumentSendLogRecord`), which
  * TypeORM can check generically; the kind's own columns are on the same row object and are
  * written with it, since TypeORM maps the row by the concrete entity.
  */
