@@ -111,6 +111,7 @@ export class CreditNotesService {
         date: creditNote.issueDate,
         reason: creditNote.reason,
         creditNoteId: creditNote.id,
+        at: now,
       });
       return toWriteResult(creditNote, lines, this.invoices.output(invoice));
     });

@@ -37,9 +37,6 @@ export interface DocumentTables<D extends PricedDocumentRecord, S extends Docume
 /** The fields of a send-log entry besides its document. */
 export type SendLogFields = Pick<DocumentSendLogRecord, 'email' | 'phone' | 'sentAt'>;
 
-/** Where-conditions of a list: all of one object, or any of several. */
-export type DocumentFilter<D> = FindOptionsWhere<D> | FindOptionsWhere<D>[];
-
 /**
  * What every kind of document stores alike: the document row, under the number guard, and its
  * send log. Every method runs in the caller's transaction when there is one; the service
@@ -78,21 +75,11 @@ export abstract class DocumentRepository<
   }
 
   /** Live documents matching the filter, in id order, as the list query asks. */
-  list(filter: DocumentFilter<D>, query: ListQueryDto): Promise<ListResult<D>> {
-    const conditions = (Array.isArray(filter) ? filter : [filter]).map((condition) => ({
-      ...condition,
-      ...this.live,
-    }));
-    const byPrimaryKey = !conditions.some((condition) =>
-      this.tables.indexedFilters.some((key) => condition[key] !== undefined),
-    );
-    return findList(
-      this.database,
-      this.tables.document,
-      conditions.length === 1 ? conditions[0] : conditions,
-      query,
-      { byPrimaryKey },
-    );
+  list(filter: FindOptionsWhere<D>, query: ListQueryDto): Promise<ListResult<D>> {
+    const byPrimaryKey = this.tables.indexedFilters.every((key) => filter[key] === undefined);
+    return findList(this.database, this.tables.document, { ...filter, ...this.live }, query, {
+      byPrimaryKey,
+    });
   }
 
   /** Every live document matching the filter, in id order, in one statement. */

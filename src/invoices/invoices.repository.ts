@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { FindOptionsWhere, LessThan, MoreThanOrEqual } from 'typeorm';
 import { Database, isUniqueViolation } from '../database/database';
 import { ArchivableDocumentRepository } from '../documents/document.repository';
+import { InvoiceStatus } from './domain/invoice-status';
 import { LedgerSums } from './domain/ledger';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
@@ -20,8 +22,26 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
       numberParam: 'invoice_no',
       numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
       duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
-      indexedFilters: ['clientId', 'settlement'],
+      indexedFilters: ['clientId'],
     });
+  }
+
+  /**
+   * The invoices of a status on `today`, as one range of one index over the generated columns
+   * (migration 1764400000000): `settlement` for void and paid; `open_until`, the last day an
+   * invoice is open (its due date while a balance is outstanding, 9999-12-31 when settled, NULL
+   * when paid or void), for overdue and open.
+   */
+  statusFilter(status: InvoiceStatus, today: string): FindOptionsWhere<Invoice> {
+    switch (status) {
+      case 'void':
+      case 'paid':
+        return { settlement: status };
+      case 'overdue':
+        return { openUntil: LessThan(today) };
+      case 'open':
+        return { openUntil: MoreThanOrEqual(today) };
+    }
   }
 
   /** True when an insert failed because its short code is another invoice's. */

@@ -1,5 +1,5 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { FindOptionsWhere, LessThan, MoreThanOrEqual } from 'typeorm';
+import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
@@ -18,7 +18,6 @@ import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
-import { statusCondition } from './domain/invoice-status';
 import { checkUpdateAgainstPayments } from './domain/invoice-update';
 import {
   cashHeldOf,
@@ -68,6 +67,8 @@ export interface LedgerEntryDetails {
   date: string;
   reason: string;
   creditNoteId: number | null;
+  /** When it is recorded: the entries' created_at and the invoice's updated_at. */
+  at: Date;
 }
 
 /** The reference of a ledger entry: unique, and its kind readable at a glance. */
@@ -95,22 +96,9 @@ export class InvoicesService {
       clientId: idFilter(query.client),
       paymentStatus: query.payment_status,
       issueDate: dateRange(query.from, query.to),
+      ...(query.status === undefined ? {} : this.invoices.statusFilter(query.status, today)),
     };
-    // A status is one range of the index (settlement, deleted_at, due_date), or two for open.
-    const conditions =
-      query.status === undefined
-        ? filter
-        : statusCondition(query.status, today).map(({ settlement, dueBefore, dueFrom }) => ({
-            ...filter,
-            settlement,
-            dueDate:
-              dueBefore !== undefined
-                ? LessThan(dueBefore)
-                : dueFrom !== undefined
-                  ? MoreThanOrEqual(dueFrom)
-                  : undefined,
-          }));
-    return listResponse(await this.invoices.list(conditions, query), (invoice) =>
+    return listResponse(await this.invoices.list(filter, query), (invoice) =>
       toListItem(invoice, today),
     );
   }
@@ -223,6 +211,7 @@ export class InvoicesService {
         date: input.payment_date,
         reason: '',
         creditNoteId: null,
+        at: this.clock.now(),
       });
       const amount = formatMoney(input.amount_paid, invoice.currency);
       return {
@@ -241,6 +230,7 @@ export class InvoicesService {
         date: input.refund_date,
         reason: input.reason ?? '',
         creditNoteId: null,
+        at: this.clock.now(),
       });
       const amount = formatMoney(input.amount, invoice.currency);
       return {
@@ -351,7 +341,6 @@ export class InvoicesService {
     move: LedgerMove,
     details: LedgerEntryDetails,
   ): Promise<InvoicePayment[]> {
-    const now = this.clock.now();
     const written: InvoicePayment[] = [];
     for (const entry of move.entries) {
       written.push(
@@ -367,14 +356,14 @@ export class InvoicesService {
               paymentDate: details.date,
               reason: details.reason,
               creditNoteId: details.creditNoteId,
-              createdAt: now,
+              createdAt: details.at,
             }),
           (error) => this.invoices.referenceTaken(error),
         ),
       );
     }
-    await this.invoices.updateLedger(invoice.id, { ...move.after, updatedAt: now });
-    Object.assign(invoice, move.after, { updatedAt: now });
+    await this.invoices.updateLedger(invoice.id, { ...move.after, updatedAt: details.at });
+    Object.assign(invoice, move.after, { updatedAt: details.at });
     return written;
   }
 

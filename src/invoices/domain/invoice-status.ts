@@ -12,7 +12,8 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 /**
  * The part of a status that does not depend on today, as the database computes it in the
  * generated column `invoices.settlement`: `unpaid` is open until the due date, then overdue;
- * `settled` (Not Paid, nothing outstanding) is open.
+ * `settled` (Not Paid, nothing outstanding) is open. Its companion `invoices.open_until` is the
+ * last day an invoice is open (InvoicesRepository.statusFilter).
  */
 export type Settlement = 'void' | 'paid' | 'unpaid' | 'settled';
 
@@ -29,24 +30,4 @@ export function invoiceStatus(invoice: StatusFacts, today: string): InvoiceStatu
   if (invoice.paymentStatus === 'Paid') return 'paid';
   const outstanding = invoice.total.minus(invoice.amountPaid);
   return outstanding.gt(0) && invoice.dueDate < today ? 'overdue' : 'open';
-}
-
-/**
- * The rows of a status, as conditions on `settlement` and the due date: each alternative is a
- * range of the index (settlement, deleted_at, due_date).
- */
-export function statusCondition(
-  status: InvoiceStatus,
-  today: string,
-): Array<{ settlement: Settlement; dueBefore?: string; dueFrom?: string }> {
-  switch (status) {
-    case 'void':
-      return [{ settlement: 'void' }];
-    case 'paid':
-      return [{ settlement: 'paid' }];
-    case 'overdue':
-      return [{ settlement: 'unpaid', dueBefore: today }];
-    case 'open':
-      return [{ settlement: 'settled' }, { settlement: 'unpaid', dueFrom: today }];
-  }
 }

@@ -33,9 +33,13 @@ export class Invoice extends DocumentRecord {
   voidReason: string;
 
   /**
-   * Computed by the database (a generated column) for the status filter; never written, and
+   * Computed by the database (generated columns) for the status filter; never written, and
    * never read: a status is worked out from the columns above and today's date.
    */
   @Column({ type: 'varchar', length: 8, insert: false, update: false, select: false })
   settlement?: Settlement;
+
+  /** The last day it is open (see InvoicesRepository.statusFilter). */
+  @Column({ name: 'open_until', type: 'date', insert: false, update: false, select: false })
+  openUntil?: string;
 }

@@ -10,10 +10,12 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * holds `0 ≤ amount_paid ≤ total`: the credited part never exceeds the amount paid, so the
  * cash held (amount_paid − amount_credited) is never below 0.
  *
- * `settlement` is what the invoice's status is made of apart from today's date: void, paid,
- * unpaid (an outstanding balance: open until its due date, then overdue) or settled (Not Paid
- * with nothing outstanding: open). The status filter is an index range on it, with the due
- * date for `overdue` and `open`.
+ * The status filter reads two generated columns, each computed by the database from the row:
+ * `settlement`, what the status is made of apart from today's date (void, paid, unpaid: a
+ * balance outstanding, settled: Not Paid with nothing outstanding), for `void` and `paid`; and
+ * `open_until`, the last day the invoice is open (its due date while a balance is
+ * outstanding, 9999-12-31 when settled, NULL when paid or void), so that `overdue` is the one
+ * range `open_until < today` and `open` the one range `open_until >= today`.
  */
 export class Corrections1764400000000 implements MigrationInterface {
   name = 'Corrections1764400000000';
@@ -30,7 +32,13 @@ export class Corrections1764400000000 implements MigrationInterface {
             WHEN payment_status = 'Paid' THEN 'paid'
             WHEN amount_paid < total THEN 'unpaid'
             ELSE 'settled' END) STORED,
-        ADD KEY idx_invoices_settlement (settlement, deleted_at, due_date),
+        ADD COLUMN open_until DATE
+          AS (CASE
+            WHEN voided_at IS NOT NULL OR payment_status = 'Paid' THEN NULL
+            WHEN amount_paid < total THEN due_date
+            ELSE DATE '9999-12-31' END) STORED,
+        ADD KEY idx_invoices_settlement (settlement, deleted_at),
+        ADD KEY idx_invoices_open_until (deleted_at, open_until),
         ADD CONSTRAINT chk_invoices_amount_credited
           CHECK (amount_credited >= 0 AND amount_credited <= amount_paid)`);
     await runner.query(`
@@ -123,7 +131,9 @@ export class Corrections1764400000000 implements MigrationInterface {
     await runner.query(`
       ALTER TABLE invoices
         DROP CONSTRAINT chk_invoices_amount_credited,
+        DROP KEY idx_invoices_open_until,
         DROP KEY idx_invoices_settlement,
+        DROP COLUMN open_until,
         DROP COLUMN settlement,
         DROP COLUMN void_reason,
         DROP COLUMN voided_at,

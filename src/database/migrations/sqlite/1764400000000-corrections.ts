@@ -31,9 +31,14 @@ export class Corrections1764400000000 implements MigrationInterface {
         WHEN payment_status = 'Paid' THEN 'paid'
         WHEN ${scaled('amount_paid')} < ${scaled('total')} THEN 'unpaid'
         ELSE 'settled' END) VIRTUAL`);
-    await runner.query(
-      'CREATE INDEX idx_invoices_settlement ON invoices (settlement, deleted_at, due_date)',
-    );
+    await runner.query(`
+      ALTER TABLE invoices ADD COLUMN open_until TEXT GENERATED ALWAYS AS (CASE
+        WHEN voided_at IS NOT NULL OR payment_status = 'Paid' THEN NULL
+        WHEN ${scaled('amount_paid')} < ${scaled('total')} THEN due_date
+        ELSE '9999-12-31' END) VIRTUAL`);
+    await runner.query('CREATE INDEX idx_invoices_settlement ON invoices (settlement, deleted_at)');
+    // deleted_at first: with (open_until, deleted_at) SQLite counts through the live-rows index.
+    await runner.query('CREATE INDEX idx_invoices_open_until ON invoices (deleted_at, open_until)');
     // 0 ≤ amount_credited ≤ amount_paid ≤ total, as MySQL's CHECK constraints hold it.
     const ledgerBroken = `NOT (${notNegative('NEW.amount_paid')} AND ${notNegative('NEW.amount_credited')}
         AND ${scaled('NEW.amount_paid')} <= ${scaled('NEW.total')}
@@ -149,7 +154,9 @@ export class Corrections1764400000000 implements MigrationInterface {
     await runner.query('DROP TABLE credit_notes');
     await runner.query('DROP TRIGGER chk_invoices_ledger_update');
     await runner.query('DROP TRIGGER chk_invoices_ledger_insert');
+    await runner.query('DROP INDEX idx_invoices_open_until');
     await runner.query('DROP INDEX idx_invoices_settlement');
+    await runner.query('ALTER TABLE invoices DROP COLUMN open_until');
     await runner.query('ALTER TABLE invoices DROP COLUMN settlement');
     await runner.query('ALTER TABLE invoices DROP COLUMN void_reason');
     await runner.query('ALTER TABLE invoices DROP COLUMN voided_at');
