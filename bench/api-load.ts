@@ -24,7 +24,7 @@ import {
   summarise,
   UnpagedListReport,
 } from './api-load/report';
-import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite } from './seed';
+import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus } from './seed';
 
 /*
  * Throughput and latency of the API under load, through HTTP only, against the built service
@@ -37,7 +37,10 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite } from './s
  *
  * Options: --invoices N (10000), --dialect mariadb|sqlite|both (both), --duration S seconds per
  * load run (5), --connections C (16), --keep (keep invoicing_bench_<N> for the next run),
- * --reseed (seed it again even if it holds the seed). Writes bench/results/api-<dialect>-<N>.json.
+ * --reseed (seed it again even if it holds the seed), --only <regular expression> (measure only
+ * the operations whose names match, e.g. --only status: to repeat a disturbed figure), --label L.
+ * Writes bench/results/api-<dialect>-<N>.json, or api-<dialect>-<N>-<label>.json (label
+ * `partial` with --only and no --label).
  */
 
 const ROOT = resolve(__dirname, '..');
@@ -56,6 +59,8 @@ interface Options {
   connections: number;
   keep: boolean;
   reseed: boolean;
+  only: RegExp | null;
+  label: string | null;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -68,6 +73,8 @@ function parseOptions(argv: string[]): Options {
       connections: { type: 'string', default: '16' },
       keep: { type: 'boolean', default: false },
       reseed: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      label: { type: 'string' },
     },
   });
   const whole = (name: string, text: string, min: number, max: number): number => {
@@ -84,6 +91,9 @@ function parseOptions(argv: string[]): Options {
   };
   const dialect = dialects[values.dialect];
   if (!dialect) throw new Error('--dialect must be mariadb, sqlite or both');
+  if (values.label !== undefined && !/^[\w-]{1,40}$/.test(values.label)) {
+    throw new Error('--label must be 1 to 40 letters, digits, _ or -');
+  }
   return {
     invoices: whole('invoices', values.invoices, 100, 10_000_000),
     dialects: dialect,
@@ -91,6 +101,8 @@ function parseOptions(argv: string[]): Options {
     connections: whole('connections', values.connections, 1, 1000),
     keep: values.keep,
     reseed: values.reseed,
+    only: values.only === undefined ? null : new RegExp(values.only),
+    label: values.label ?? (values.only === undefined ? null : 'partial'),
   };
 }
 
@@ -210,10 +222,10 @@ class DialectBench {
     }
     const keyset = await this.probeKeyset();
     const operations: OperationReport[] = [];
-    for (const operation of readOperations(this.plan, keyset)) {
+    for (const operation of readOperations(this.plan, keyset).filter(this.selected)) {
       operations.push(await this.measure(operation));
     }
-    if (!keyset) {
+    if (!keyset && !this.options.only) {
       operations.push(
         {
           name: 'keyset, random',
@@ -227,8 +239,10 @@ class DialectBench {
         },
       );
     }
-    const unpagedList = await this.unpagedList(sampler);
-    for (const operation of writeOperations(this.plan, this.runId)) {
+    const unpagedList = this.selected({ name: 'unpaged list' })
+      ? await this.unpagedList(sampler)
+      : { skipped: `not selected by --only ${String(this.options.only)}` };
+    for (const operation of writeOperations(this.plan, this.runId).filter(this.selected)) {
       operations.push(await this.measure(operation));
     }
     const servicePeak = await sampler.stop();
@@ -249,9 +263,18 @@ class DialectBench {
       notes: this.notes,
       warnings: this.warnings,
       machine: this.machine,
-      options: { ...this.options, warmUpSeconds: WARM_UP_SECONDS, perPage: PER_PAGE },
+      options: {
+        ...this.options,
+        only: this.options.only?.source ?? null,
+        warmUpSeconds: WARM_UP_SECONDS,
+        perPage: PER_PAGE,
+      },
     };
   }
+
+  /** Whether --only (if given) selects the operation. */
+  private readonly selected = (operation: { name: string }): boolean =>
+    this.options.only === null || this.options.only.test(operation.name);
 
   private async start(starting: Promise<ChildServer>): Promise<ChildServer> {
     const server = await starting;
@@ -293,13 +316,22 @@ class DialectBench {
     return outcome;
   }
 
-  /** The seed as the API sees it: an invoice with 3 lines and 1 payment; N in the list. */
+  /**
+   * The seed as the API sees it: an invoice with 3 lines, its one payment (none when void) and
+   * the status the plan gives it; N in the list, and as many of each status as the plan has.
+   */
   private async checkSeed(): Promise<void> {
     const target = this.target(this.service);
     const id = Math.floor(this.plan.invoices / 2) + 1;
     const read = await call(target, { method: 'GET', path: `/v1/invoice/${id}` });
     const detail = read.status === 200 ? (JSON.parse(read.text) as InvoiceDetailBody) : null;
-    if (!detail || detail.items.length !== 3 || detail.payments.length !== 1) {
+    const payments = this.plan.kind(id) === 'void' ? 0 : 1;
+    if (
+      !detail ||
+      detail.items.length !== 3 ||
+      detail.payments.length !== payments ||
+      detail.invoice[0]?.status !== this.plan.status(id)
+    ) {
       throw new Error(
         `seed check: GET /v1/invoice/${id} answered ${read.status} ${read.text.slice(0, 500)}`,
       );
@@ -321,8 +353,26 @@ class DialectBench {
         `seed check: the list's meta.total is ${total}, not ${this.plan.invoices}: ${page.text.slice(0, 300)}`,
       );
     }
+    const statuses = this.plan.counts().statuses;
+    for (const status of Object.keys(statuses) as SeedStatus[]) {
+      const path = `/v1/invoice/all?status=${status}&page=1&per_page=${PER_PAGE}`;
+      const answer = await call(target, { method: 'GET', path }, 120_000);
+      const counted =
+        answer.status === 200 ? (JSON.parse(answer.text) as ListBody).meta?.total : undefined;
+      if (counted !== statuses[status]) {
+        throw new Error(
+          `seed check: GET ${path} counts ${counted}, not ${statuses[status]} (the plan's, today ${this.plan.today}): ${answer.text.slice(0, 300)}`,
+        );
+      }
+    }
+    const mix = Object.entries(statuses)
+      .map(([status, count]) => `${status} ${count.toLocaleString('en')}`)
+      .join(', ');
+    this.notes.push(
+      `Seed statuses on ${this.plan.today} (UTC), as the API counts them: ${mix}. Payments and updates go to unpaid invoices only (void answers 409, settled or paid 422).`,
+    );
     progress(
-      `${this.dialect}: seed checked through the API (invoice ${id}: 3 lines, 1 payment; total ${total})`,
+      `${this.dialect}: seed checked through the API (invoice ${id}: 3 lines, ${payments} payment(s); total ${total}; ${mix})`,
     );
   }
 
@@ -332,7 +382,7 @@ class DialectBench {
     const service = this.target(this.service);
     const baseline = this.target(this.baseline);
     const n = this.plan.invoices;
-    const paid = Math.floor(n / 3) + 1;
+    const paid = this.plan.payableFrom(Math.floor(n / 3) + 1);
     const payment: LoadRequest = {
       method: 'POST',
       path: '/v1/invoice/record-payment',
@@ -465,10 +515,10 @@ class DialectBench {
    * Waits until the database runs no statement of the bench database. autocannon stops sending
    * at the end of a run, but requests already queued in a server keep the database busy (at
    * 1,000,000 invoices an offset page takes seconds): without this, the next run would measure
-   * that backlog. SQLite has no such queue worth waiting for.
+   * that backlog. On SQLite the backlog is in the service itself (see settleService).
    */
   private async settle(): Promise<void> {
-    if (this.dialect !== 'mariadb') return;
+    if (this.dialect !== 'mariadb') return this.settleService();
     const connection = await createConnection(MARIADB_SERVER);
     try {
       const deadline = Date.now() + 120_000;
@@ -487,6 +537,23 @@ class DialectBench {
     } finally {
       await connection.end();
     }
+  }
+
+  /**
+   * SQLite runs in the service's process, one statement at a time: the requests still in the
+   * service when a run ends (one per connection) are answered after it, and when each takes
+   * half a second (some status lists at 1,000,000 invoices) that is seconds of the next run.
+   * Waits until a one-invoice read answers within 100 ms twice in a row.
+   */
+  private async settleService(): Promise<void> {
+    const deadline = Date.now() + 120_000;
+    let quick = 0;
+    while (quick < 2 && Date.now() < deadline) {
+      const begin = performance.now();
+      await call(this.target(this.service), { method: 'GET', path: '/v1/invoice/1' }, 120_000);
+      quick = performance.now() - begin < 100 ? quick + 1 : 0;
+    }
+    if (quick < 2) this.warn('the service was still busy 120 s after a run');
   }
 
   private checkRun(operation: Operation, side: string, label: string, result: LoadResult): void {
@@ -554,6 +621,7 @@ class DialectBench {
 }
 
 interface InvoiceDetailBody {
+  invoice: Array<{ status?: string }>;
   items: unknown[];
   payments: unknown[];
   send_log: Array<{ delivery: string }>;
@@ -629,7 +697,8 @@ async function main(): Promise<void> {
     for (const dialect of options.dialects) {
       const report = await new DialectBench(dialect, options, state, apiKey, runId, machine).run();
       reports.push(report);
-      const file = join(ROOT, 'bench/results', `api-${dialect}-${options.invoices}.json`);
+      const label = options.label === null ? '' : `-${options.label}`;
+      const file = join(ROOT, 'bench/results', `api-${dialect}-${options.invoices}${label}.json`);
       await mkdir(join(ROOT, 'bench/results'), { recursive: true });
       await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
       process.stdout.write(`${markdownReport(report)}\n\n`);

@@ -44,7 +44,7 @@ const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const INVOICE_COLUMNS =
   'id, short_code, invoice_no, description, client_id, customer_name, customer_phone, ' +
   'customer_address, payment_status, currency, tax_rate, tax_amount, sub_total, total, ' +
-  'amount_paid, issue_date, due_date, note';
+  'amount_paid, issue_date, due_date, note, voided_at, void_reason';
 
 // ---- JSON: numbers that must keep their digits are written from their decimal text ----
 
@@ -109,6 +109,9 @@ interface InvoiceRow extends RowDataPacket {
   issue_date: string;
   due_date: string;
   note: string;
+  voided_at: string | null;
+  void_reason: string;
+  amount_credited?: string;
   created_at?: string;
   updated_at?: string;
 }
@@ -126,6 +129,8 @@ interface PaymentRow extends RowDataPacket {
   amount: string;
   method: string;
   payment_date: string;
+  reason: string;
+  credit_note_id: number | null;
   created_at: string;
 }
 
@@ -136,9 +141,22 @@ interface SendRow extends RowDataPacket {
   attempts: number | null;
 }
 
+/** Today's date in UTC, YYYY-MM-DD: what `overdue` is measured against. */
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** CONTRACT: void; else paid when Paid; else overdue when due before today with a balance; else open. */
+function invoiceStatus(row: InvoiceRow, outstanding: Decimal): string {
+  if (row.voided_at !== null) return 'void';
+  if (row.payment_status === 'Paid') return 'paid';
+  return outstanding.gt(0) && row.due_date < today() ? 'overdue' : 'open';
+}
+
 function invoiceFields(row: InvoiceRow): { [key: string]: Json } {
   const total = new Decimal(row.total);
   const paid = new Decimal(row.amount_paid);
+  const outstanding = total.minus(paid);
   return {
     id: String(row.id),
     short_code: row.short_code,
@@ -149,13 +167,15 @@ function invoiceFields(row: InvoiceRow): { [key: string]: Json } {
     customer_phone: row.customer_phone,
     customer_address: row.customer_address,
     payment_status: row.payment_status,
+    status: invoiceStatus(row, outstanding),
+    void_reason: row.void_reason,
     currency: row.currency,
     tax_rate: new NumberText(new Decimal(row.tax_rate).toFixed()),
     tax_amount: new NumberText(money(new Decimal(row.tax_amount), row.currency)),
     sub_total: new NumberText(money(new Decimal(row.sub_total), row.currency)),
     total: new NumberText(money(total, row.currency)),
     amount_paid: money(paid, row.currency),
-    outstanding_balance: money(total.minus(paid), row.currency),
+    outstanding_balance: money(outstanding, row.currency),
     issue_date: row.issue_date,
     due_date: row.due_date,
     note: row.note,
@@ -252,7 +272,7 @@ export class RawBaseline {
       [id],
     );
     const [payments] = await this.pool.execute<PaymentRow[]>(
-      'SELECT status, reference, amount, method, payment_date, created_at FROM invoice_payments WHERE invoice_id = ? ORDER BY id',
+      'SELECT status, reference, amount, method, payment_date, reason, credit_note_id, created_at FROM invoice_payments WHERE invoice_id = ? ORDER BY id',
       [id],
     );
     const [sends] = await this.pool.execute<SendRow[]>(
@@ -279,6 +299,8 @@ export class RawBaseline {
         bank: payment.method,
         payment_date: payment.payment_date,
         created_at: timestamp(payment.created_at),
+        reason: payment.reason,
+        credit_note_id: payment.credit_note_id === null ? '' : String(payment.credit_note_id),
       })),
       send_log: sends.map((entry) => ({
         email: entry.email,
@@ -381,11 +403,15 @@ export class RawBaseline {
     paymentDate: string,
   ): Promise<string> {
     const [invoices] = await connection.execute<InvoiceRow[]>(
-      'SELECT id, invoice_no, currency, total, amount_paid, payment_status FROM invoices WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
+      'SELECT id, invoice_no, currency, total, amount_paid, amount_credited, payment_status, voided_at FROM invoices WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
       [id],
     );
     if (invoices.length === 0) throw new HttpError(404, `Invoice ${id} not found`);
     const invoice = invoices[0];
+    // A void invoice takes no change but archiving.
+    if (invoice.voided_at !== null) {
+      throw new HttpError(409, `Invoice ${invoice.invoice_no} is void`);
+    }
     const digits = minorUnits(invoice.currency);
     if (amount.decimalPlaces() > digits) {
       throw HttpError.invalid(
@@ -405,12 +431,13 @@ export class RawBaseline {
     const status = outstanding.minus(amount).lte(0) ? 'Paid' : invoice.payment_status;
     const at = now();
     await connection.execute(
-      'INSERT INTO invoice_payments (invoice_id, reference, status, amount, method, payment_date, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [id, paymentReference(), 'Completed', amount.toFixed(4), method, paymentDate, at],
+      'INSERT INTO invoice_payments (invoice_id, reference, status, amount, method, payment_date, reason, credit_note_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [id, paymentReference(), 'Completed', amount.toFixed(4), method, paymentDate, '', null, at],
     );
+    // The ledger's sums, as the service writes them after every move.
     await connection.execute(
-      'UPDATE invoices SET amount_paid = ?, payment_status = ?, updated_at = ? WHERE id = ?',
-      [newPaid.toFixed(4), status, at, id],
+      'UPDATE invoices SET amount_paid = ?, amount_credited = ?, payment_status = ?, updated_at = ? WHERE id = ?',
+      [newPaid.toFixed(4), invoice.amount_credited ?? '0', status, at, id],
     );
     const shown = money(amount, invoice.currency);
     return writeJson({

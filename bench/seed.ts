@@ -8,8 +8,19 @@ import { Connection, createConnection } from 'mysql2/promise';
 /*
  * Seeds a benchmark database straight through the schema (the migrations make the tables, then
  * bulk multi-row inserts fill them), far faster than going through the API. Every invoice is
- * consistent money: 3 lines summing to its sub-total, 25 % tax, total 1000.00, one payment of
- * 100.00, so 900.00 stays outstanding and thousands of 0.01 payments still fit.
+ * consistent money: 3 lines summing to its sub-total, 25 % tax, total 1000.00, and a ledger
+ * that sums to its amount paid. Each invoice is one of four kinds (SeedPlan.kind), interleaved
+ * by a hash of its id so that every status has rows all along the id range:
+ *
+ *   unpaid   77 %  one payment of 100.00, 900.00 outstanding (thousands of 0.01 payments fit);
+ *                  its due date is spread over the year before the run's date and the quarter
+ *                  after, so about 7 in 8 are overdue on the day of the run and the rest open
+ *   paid     20 %  Paid, one payment of 1000.00
+ *   settled   2 %  Not Paid (set by hand) with nothing outstanding: one payment of 1000.00; open
+ *   void      1 %  voided before anything was received: no ledger entry, amount paid 0
+ *
+ * Dates are relative to the day the seed is made (UTC), so `overdue` and `open` mean the same
+ * thing in every run; a kept MariaDB seed made on another day is seeded again.
  */
 
 const ROOT = resolve(__dirname, '..');
@@ -46,17 +57,54 @@ const SEED_LINES = [
 const SEED_SUB_TOTAL = '800';
 const SEED_TAX_AMOUNT = '200';
 const SEED_NOTE = 'Thank you for your business.';
+const SEED_VOID_REASON = 'Issued in error';
 
-/** Which seeded client each invoice belongs to, and the ranges the load picks from. */
+/** What a seeded invoice is apart from today's date: the generated column `settlement`. */
+export type SeedKind = 'void' | 'paid' | 'settled' | 'unpaid';
+/** Its status as the API computes it (CONTRACT): the kind, and the due date against today. */
+export type SeedStatus = 'open' | 'overdue' | 'paid' | 'void';
+
+/** Of every 1,000 invoices, how many are of each kind. */
+const KIND_SHARES: Array<[SeedKind, number]> = [
+  ['void', 10],
+  ['paid', 200],
+  ['settled', 20],
+  ['unpaid', 770],
+];
+/** Issue dates fall on the 365 days up to the run's date; payment terms vary. */
+const ISSUE_DAYS = 365;
+const PAYMENT_TERMS_DAYS = [14, 30, 30, 60, 90];
+
+/** A well-mixed 32-bit hash of an id (murmur3's finaliser): kinds and dates by id. */
+function mix(id: number, salt: number): number {
+  let hash = Math.imul(id ^ salt, 0x9e3779b1);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}
+
+/** Which seeded client each invoice belongs to, what it is, and the ranges the load picks from. */
 export class SeedPlan {
   /** Clients other than the busy one: ids 2 … ordinaryClients + 1. */
   readonly ordinaryClients: number;
+  /** The run's date (UTC), YYYY-MM-DD: what `overdue` is measured against. */
+  readonly today: string;
+  private readonly todayMs: number;
+  private tallies?: { kinds: Record<SeedKind, number>; statuses: Record<SeedStatus, number> };
 
-  constructor(readonly invoices: number) {
+  constructor(
+    readonly invoices: number,
+    now: Date = new Date(),
+  ) {
     if (!Number.isInteger(invoices) || invoices < SMALLEST_SEED) {
       throw new Error(`--invoices must be a whole number of at least ${SMALLEST_SEED}`);
     }
     this.ordinaryClients = Math.ceil((invoices - BUSY_CLIENT_INVOICES) / INVOICES_PER_CLIENT);
+    this.today = isoDate(now.getTime());
+    this.todayMs = Date.parse(`${this.today}T00:00:00Z`);
   }
 
   get clients(): number {
@@ -66,6 +114,69 @@ export class SeedPlan {
   clientOf(invoiceId: number): number {
     if (invoiceId <= BUSY_CLIENT_INVOICES) return BUSY_CLIENT_ID;
     return 2 + ((invoiceId - BUSY_CLIENT_INVOICES - 1) % this.ordinaryClients);
+  }
+
+  kind(invoiceId: number): SeedKind {
+    let share = mix(invoiceId, 0x5eed) % 1000;
+    for (const [kind, count] of KIND_SHARES) {
+      if (share < count) return kind;
+      share -= count;
+    }
+    return 'unpaid';
+  }
+
+  status(invoiceId: number): SeedStatus {
+    const kind = this.kind(invoiceId);
+    if (kind === 'void' || kind === 'paid') return kind;
+    return kind === 'unpaid' && this.dueDate(invoiceId) < this.today ? 'overdue' : 'open';
+  }
+
+  /** Takes a payment of 0.01 and an update without changing its status (not void, not settled). */
+  isPayable(invoiceId: number): boolean {
+    return this.kind(invoiceId) === 'unpaid';
+  }
+
+  /** The first payable invoice from this id on (wrapping round to 1). */
+  payableFrom(invoiceId: number): number {
+    for (
+      let id = invoiceId, step = 0;
+      step < this.invoices;
+      step++, id = (id % this.invoices) + 1
+    ) {
+      if (this.isPayable(id)) return id;
+    }
+    throw new Error('the seed has no payable invoice');
+  }
+
+  /** Invoices of each kind and of each status today, counted over the whole seed once. */
+  counts(): { kinds: Record<SeedKind, number>; statuses: Record<SeedStatus, number> } {
+    if (!this.tallies) {
+      const kinds: Record<SeedKind, number> = { void: 0, paid: 0, settled: 0, unpaid: 0 };
+      const statuses: Record<SeedStatus, number> = { open: 0, overdue: 0, paid: 0, void: 0 };
+      for (let id = 1; id <= this.invoices; id++) {
+        kinds[this.kind(id)]++;
+        statuses[this.status(id)]++;
+      }
+      this.tallies = { kinds, statuses };
+    }
+    return this.tallies;
+  }
+
+  /** Ledger entries of the seed: one per invoice that is not void, with the invoice's id. */
+  get payments(): number {
+    return this.invoices - this.counts().kinds.void;
+  }
+
+  /** Amount paid (= its one Completed entry, if any) and what stays outstanding. */
+  amounts(invoiceId: number): { paid: string; outstanding: string } {
+    switch (this.kind(invoiceId)) {
+      case 'void':
+        return { paid: '0.00', outstanding: SEED_TOTAL };
+      case 'unpaid':
+        return { paid: SEED_PAID, outstanding: '900.00' };
+      default:
+        return { paid: SEED_TOTAL, outstanding: '0.00' };
+    }
   }
 
   isSent(invoiceId: number): boolean {
@@ -82,11 +193,12 @@ export class SeedPlan {
   }
 
   issueDate(invoiceId: number): string {
-    return isoDate(DAY_ZERO + (invoiceId % 365) * DAY);
+    return isoDate(this.todayMs - (mix(invoiceId, 0x1550e) % ISSUE_DAYS) * DAY);
   }
 
   dueDate(invoiceId: number): string {
-    return isoDate(DAY_ZERO + ((invoiceId % 365) + 30) * DAY);
+    const terms = PAYMENT_TERMS_DAYS[mix(invoiceId, 0xd0e) % PAYMENT_TERMS_DAYS.length];
+    return isoDate(Date.parse(`${this.issueDate(invoiceId)}T00:00:00Z`) + terms * DAY);
   }
 }
 
@@ -104,7 +216,6 @@ export type Dialect = 'mariadb' | 'sqlite';
 type SqlValue = string | number | null;
 
 const DAY = 86_400_000;
-const DAY_ZERO = Date.UTC(2025, 0, 1);
 /** Seeded rows were written over the year before the benchmark's "now". */
 const CREATED_ZERO = Date.UTC(2025, 0, 1, 8);
 
@@ -160,9 +271,12 @@ const INVOICE_COLUMNS = [
   'tax_amount',
   'total',
   'amount_paid',
+  'amount_credited',
   'issue_date',
   'due_date',
   'note',
+  'voided_at',
+  'void_reason',
   'created_at',
   'updated_at',
 ];
@@ -175,6 +289,8 @@ const PAYMENT_COLUMNS = [
   'amount',
   'method',
   'payment_date',
+  'reason',
+  'credit_note_id',
   'created_at',
 ];
 const SEND_LOG_COLUMNS = ['id', 'invoice_id', 'email', 'phone', 'sent_at'];
@@ -216,6 +332,10 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
     const client = clientFields(clientId);
     const createdAt = CREATED_ZERO + id * 10_000;
     const created = timestamp(createdAt, dialect);
+    const kind = plan.kind(id);
+    const amounts = plan.amounts(id);
+    // Voided two hours after it was written, before anything was received.
+    const voidedAt = kind === 'void' ? timestamp(createdAt + 7_200_000, dialect) : null;
     invoices.push([
       id,
       seedShortCode(id),
@@ -225,18 +345,21 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
       client.names,
       client.phone,
       client.address,
-      'Not Paid',
+      kind === 'paid' ? 'Paid' : 'Not Paid',
       'USD',
       decimal(SEED_TAX_RATE),
       decimal(SEED_SUB_TOTAL),
       decimal(SEED_TAX_AMOUNT),
       decimal(SEED_TOTAL),
-      decimal(SEED_PAID),
+      decimal(amounts.paid),
+      decimal('0'),
       plan.issueDate(id),
       plan.dueDate(id),
       SEED_NOTE,
+      voidedAt,
+      kind === 'void' ? SEED_VOID_REASON : '',
       created,
-      created,
+      voidedAt ?? created,
     ]);
     SEED_LINES.forEach((line, position) => {
       lines.push([
@@ -248,16 +371,21 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
         decimal(line.amount),
       ]);
     });
-    payments.push([
-      id,
-      id,
-      `SEED-${id}`,
-      'Completed',
-      decimal(SEED_PAID),
-      'Bank Transfer',
-      plan.issueDate(id),
-      timestamp(createdAt + 3_600_000, dialect),
-    ]);
+    // amount_paid is the sum of the ledger: its one Completed entry, none on a void invoice.
+    if (kind !== 'void') {
+      payments.push([
+        id,
+        id,
+        `SEED-${id}`,
+        'Completed',
+        decimal(amounts.paid),
+        'Bank Transfer',
+        plan.issueDate(id),
+        '',
+        null,
+        timestamp(createdAt + 3_600_000, dialect),
+      ]);
+    }
     if (plan.isSent(id)) {
       const sendLogId = plan.sendLogId(id);
       const sentAt = createdAt + 60_000;
@@ -311,8 +439,8 @@ function documentView(plan: SeedPlan, id: number): string {
     taxAmount: `${SEED_TAX_AMOUNT}.00`,
     total: SEED_TOTAL,
     note: SEED_NOTE,
-    amountPaid: SEED_PAID,
-    balanceDue: '900.00',
+    amountPaid: plan.amounts(id).paid,
+    balanceDue: plan.amounts(id).outstanding,
   });
 }
 
@@ -417,6 +545,9 @@ export async function seedMariadb(
         }
       }),
     );
+    // Void invoices have no ledger entry, so the highest seeded entry id can be below N: the
+    // load's payments must still get ids above N (trimToSeed removes those).
+    await writers[0].query(`ALTER TABLE invoice_payments AUTO_INCREMENT = ${plan.invoices + 1}`);
   } finally {
     await Promise.all(writers.map((writer) => writer.end()));
   }
@@ -436,10 +567,11 @@ function sqlLiteral(value: SqlValue): string {
 }
 
 /**
- * True when the database holds the seed (invoices 1…N with their lines, payments and clients),
- * after deleting what benchmark runs added: new invoices and lines, and payments (whose
- * invoices get their seeded amount paid back). Updated invoices keep their new lines, which
- * the updates wrote with the seed's values.
+ * True when the database holds the seed (invoices 1…N with their lines, payments and clients,
+ * each kind as many times as the plan says, dated from today), after deleting what benchmark
+ * runs added: new invoices and lines, and payments (whose invoices, all unpaid ones, since the
+ * load pays no other kind, get their seeded amount paid back). Updated invoices keep their new
+ * lines, which the updates wrote with the seed's values.
  */
 async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): Promise<boolean> {
   const connection = await createConnection(`${serverUrl}/${database}`);
@@ -455,10 +587,31 @@ async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): 
       )) === n &&
       (await count(`SELECT COUNT(*) AS count FROM clients WHERE id <= ${plan.clients}`)) ===
         plan.clients &&
-      (await count(`SELECT COUNT(*) AS count FROM invoice_payments WHERE id <= ${n}`)) === n &&
+      (await count(`SELECT COUNT(*) AS count FROM invoice_payments WHERE id <= ${n}`)) ===
+        plan.payments &&
       (await count(`SELECT COUNT(*) AS count FROM invoice_line_items WHERE invoice_id <= ${n}`)) ===
         3 * n;
     if (!seeded) return false;
+    // An older seed (other kinds, or dated from another day) is seeded again.
+    const [kinds] = await connection.query(
+      `SELECT settlement, COUNT(*) AS count FROM invoices WHERE id <= ${n} GROUP BY settlement`,
+    );
+    const expected = plan.counts().kinds;
+    const found = kinds as Array<{ settlement: SeedKind; count: number | string }>;
+    if (
+      found.length !== Object.values(expected).filter((count) => count > 0).length ||
+      found.some((row) => Number(row.count) !== expected[row.settlement])
+    ) {
+      return false;
+    }
+    const [dated] = await connection.query(
+      `SELECT id, DATE_FORMAT(due_date, '%Y-%m-%d') AS due FROM invoices WHERE id IN (1, ${n})`,
+    );
+    if (
+      (dated as Array<{ id: number; due: string }>).some((row) => row.due !== plan.dueDate(row.id))
+    ) {
+      return false;
+    }
     await connection.beginTransaction();
     await connection.query(
       `UPDATE invoices SET amount_paid = ${decimal(SEED_PAID)}, payment_status = 'Not Paid'
@@ -477,7 +630,7 @@ async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): 
   }
 }
 
-/** Rows per prepared multi-row INSERT on SQLite (21 columns × 200 stays far below its limit). */
+/** Rows per prepared multi-row INSERT on SQLite (24 columns × 200 stays far below its limit). */
 const SQLITE_ROWS_PER_STATEMENT = 200;
 const SQLITE_BATCH = 10_000;
 
