@@ -5,8 +5,9 @@
  */
 const tsJest = {
   '^.+\\.ts$': 'ts-jest',
-  // @nestjs/terminus ships ES modules only; Jest runs CommonJS.
-  '/node_modules/@nestjs/terminus/.+\\.js$': '<rootDir>/test/setup/esm-package.transform.js',
+  // @nestjs/terminus and request-filtering-agent ship ES modules only; Jest runs CommonJS.
+  '/node_modules/(@nestjs/terminus|request-filtering-agent)/.+\\.js$':
+    '<rootDir>/test/setup/esm-package.transform.js',
 };
 
 const e2e = (dialect) => ({
@@ -19,7 +20,7 @@ const e2e = (dialect) => ({
     ...(dialect === 'sqlite' ? ['<rootDir>/test/two-instances\\.e2e-spec\\.ts$'] : []),
   ],
   transform: tsJest,
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/terminus/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs/terminus|request-filtering-agent)/)'],
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
   globals: { TEST_DIALECT: dialect },

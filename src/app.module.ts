@@ -14,8 +14,12 @@ import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { EstimatesModule } from './estimates/estimates.module';
+import { EventsModule } from './events/events.module';
 import { ExpensesModule } from './expenses/expenses.module';
+import { ActorInterceptor } from './http/auth/actor.interceptor';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { JobsModule } from './jobs/jobs.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
@@ -28,6 +32,8 @@ const API_MODULES = [
   EstimatesModule,
   CreditNotesModule,
   ExpensesModule,
+  EventsModule,
+  WebhooksModule,
 ];
 
 @Module({
@@ -36,6 +42,8 @@ const API_MODULES = [
     LoggingModule,
     DatabaseModule,
     CommonModule,
+    EventsModule,
+    JobsModule,
     DeliveryModule,
     RateLimitModule,
     IdempotencyModule,
@@ -51,6 +59,8 @@ const API_MODULES = [
     // In this order: the idempotency record keeps the answer's final text.
     { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    // Innermost: the handler runs on behalf of the caller the guard let in.
+    { provide: APP_INTERCEPTOR, useClass: ActorInterceptor },
     // In this order: the key is known (or refused with 401) before it is counted.
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

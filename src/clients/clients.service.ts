@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { Database } from '../database/database';
+import { EventLog } from '../events/event-log';
 import { listResponse } from '../database/find-list';
 import { ClientsRepository } from './clients.repository';
 import { toDetail, toListItem } from './clients.mapper';
@@ -24,7 +25,10 @@ export class ClientsService {
     private readonly database: Database,
     private readonly clients: ClientsRepository,
     private readonly clock: Clock,
-  ) {}
+    private readonly events: EventLog,
+  ) {
+    events.registerReader('client', async (id) => ({ data: [await this.get(id)] }));
+  }
 
   async list(query: ListClientsDto) {
     return listResponse(await this.clients.list(query.q, query), toListItem);
@@ -66,13 +70,22 @@ export class ClientsService {
         deletedAt: null,
       });
       await this.clients.insert(client);
-      return { data: [toDetail(client)] };
+      const answer = { data: [toDetail(client)] };
+      await this.events.record({
+        type: 'client.created',
+        object: 'client',
+        id: client.id,
+        before: null,
+        after: answer,
+      });
+      return answer;
     });
   }
 
   update(id: number, input: UpdateClientDto): Promise<ClientWriteResponseDto> {
     return this.database.transaction(async () => {
       const client = await this.liveClient(id, true);
+      const before = { data: [toDetail(client)] };
       const changes = {
         names: input.names,
         email: input.email ?? client.email,
@@ -81,7 +94,15 @@ export class ClientsService {
         updatedAt: this.clock.now(),
       };
       await this.clients.update(id, changes);
-      return { data: [toDetail(Object.assign(client, changes))] };
+      const answer = { data: [toDetail(Object.assign(client, changes))] };
+      await this.events.record({
+        type: 'client.updated',
+        object: 'client',
+        id,
+        before,
+        after: answer,
+      });
+      return answer;
     });
   }
 
@@ -90,6 +111,14 @@ export class ClientsService {
     return this.database.transaction(async () => {
       const client = await this.liveClient(id, true);
       await this.clients.update(client.id, { deletedAt: this.clock.now() });
+      const before = { data: [toDetail(client)] };
+      await this.events.record({
+        type: 'client.deleted',
+        object: 'client',
+        id,
+        before,
+        after: before,
+      });
       return { id: String(client.id) };
     });
   }

@@ -156,4 +156,47 @@ export class AppConfig {
   get outboxPollMs(): number {
     return this.read('OUTBOX_POLL_MS') ?? 1_000;
   }
+
+  /**
+   * Whether webhook URLs may name loopback, private, link-local and other non-public
+   * addresses: off by default, since a webhook is a request the service makes into its own
+   * network; on for tests and an internal cluster.
+   */
+  get webhookAllowPrivate(): boolean {
+    return this.read('WEBHOOK_ALLOW_PRIVATE') === 'true';
+  }
+
+  /** The longest one webhook attempt may take, connection to last byte read. */
+  get webhookTimeoutMs(): number {
+    return this.read('WEBHOOK_TIMEOUT_MS') ?? 10_000;
+  }
+
+  /**
+   * The wait after each failed webhook attempt; when they are spent the delivery is failed.
+   * Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about three days.
+   */
+  get webhookRetryDelaysMs(): number[] {
+    const given = this.read('WEBHOOK_RETRY_DELAYS_MS');
+    if (given === undefined) return DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
+    return given.split(',').map((wait) => Number(wait.trim()));
+  }
+
+  /** An endpoint with no successful delivery for this long is switched off (default 5 days). */
+  get webhookDisableAfterMs(): number {
+    return this.read('WEBHOOK_DISABLE_AFTER_MS') ?? 5 * DAY_MS;
+  }
 }
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [
+  5_000,
+  300_000,
+  1_800_000,
+  2 * HOUR_MS,
+  5 * HOUR_MS,
+  10 * HOUR_MS,
+  14 * HOUR_MS,
+  20 * HOUR_MS,
+  20 * HOUR_MS,
+];

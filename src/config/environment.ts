@@ -191,6 +191,30 @@ export class EnvironmentVariables {
   @Min(10)
   @Max(60_000)
   OUTBOX_POLL_MS?: number;
+
+  @IsOptional()
+  @IsBooleanString()
+  WEBHOOK_ALLOW_PRIVATE?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  WEBHOOK_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Matches(/^\s*\d{1,10}\s*(,\s*\d{1,10}\s*){0,29}$/, {
+    message: 'WEBHOOK_RETRY_DELAYS_MS must be up to 30 comma-separated waits in milliseconds',
+  })
+  WEBHOOK_RETRY_DELAYS_MS?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10_000_000_000)
+  WEBHOOK_DISABLE_AFTER_MS?: number;
 }
 
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */

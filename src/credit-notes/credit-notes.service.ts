@@ -9,6 +9,7 @@ import { sum } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { EventLog } from '../events/event-log';
 import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { idFilter } from '../documents/dto/list-documents.dto';
@@ -45,7 +46,10 @@ export class CreditNotesService {
     private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {}
+    private readonly events: EventLog,
+  ) {
+    events.registerReader('credit_note', (id) => this.get(id));
+  }
 
   async list(query: ListCreditNotesDto): Promise<ListAnswer<CreditNoteListResponseDto>> {
     const filter: FindOptionsWhere<CreditNote> = {
@@ -81,6 +85,7 @@ export class CreditNotesService {
   create(input: CreateCreditNoteDto): Promise<CreditNoteWriteResponseDto> {
     return this.database.transaction(async () => {
       const invoice = await this.invoices.holdForCredit(input.invoice);
+      const invoiceBefore = await this.events.snapshot('invoice', invoice.id);
       const client = await this.clients.holdForDocument(invoice.clientId, { allowArchived: true });
       if (!client) throw new Error(`Invoice ${invoice.id} names no client`);
       const draft = draftCreditNote(input, invoice, client, this.clock.today());
@@ -113,6 +118,18 @@ export class CreditNotesService {
         creditNoteId: creditNote.id,
         at: now,
       });
+      await this.events.record({
+        type: 'credit_note.created',
+        object: 'credit_note',
+        id: creditNote.id,
+        before: null,
+      });
+      await this.events.record({
+        type: 'invoice.credited',
+        object: 'invoice',
+        id: invoice.id,
+        before: invoiceBefore,
+      });
       return toWriteResult(creditNote, lines, this.invoices.output(invoice));
     });
   }
@@ -126,6 +143,7 @@ export class CreditNotesService {
       const id = parseId(input.id);
       const creditNote = id === null ? null : await this.creditNotes.findLive(id);
       if (!creditNote) throw DomainException.notFound('Credit note', input.id);
+      const before = await this.events.snapshot('credit_note', creditNote.id);
       const lines = await this.lines.read(creditNote.id);
       const entry = await this.creditNotes.insertSendLogEntry(creditNote.id, {
         email: input.email,
@@ -138,6 +156,12 @@ export class CreditNotesService {
         sendLogEntryId: entry.id,
         recipient: entry.email,
         view: creditNoteView(creditNote, lines),
+      });
+      await this.events.record({
+        type: 'credit_note.sent',
+        object: 'credit_note',
+        id: creditNote.id,
+        before,
       });
       return { message: `Credit note ${creditNote.creditNoteNo} sent to ${entry.email}` };
     });

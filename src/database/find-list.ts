@@ -1,4 +1,4 @@
-import { EntityTarget, FindOptionsOrder, FindOptionsWhere, MoreThan } from 'typeorm';
+import { Between, EntityTarget, FindOptionsOrder, FindOptionsWhere, MoreThan } from 'typeorm';
 import { ListQueryDto, listRequest } from '../common/list-query.dto';
 import { Database } from './database';
 
@@ -51,6 +51,8 @@ export class StreamedList<T> {
  */
 export interface KeysetOptions {
   byPrimaryKey?: boolean;
+  /** Keyset pages (`after`) stop at this id: rows past it may not be final yet (the event feed). */
+  upTo?: number;
 }
 
 /** A list read: one page of rows and its meta, or the whole list streamed. */
@@ -81,7 +83,7 @@ export async function findList<T extends ListedRow>(
     // A query builder reads an undefined filter as `= NULL`, where find() leaves it out.
     const conditions = (Array.isArray(where) ? where : [where]).map((condition) => ({
       ...Object.fromEntries(Object.entries(condition).filter(([, value]) => value !== undefined)),
-      id: MoreThan(id),
+      id: options.upTo === undefined ? MoreThan(id) : Between(id + 1, options.upTo),
     }));
     const select = database.manager
       .createQueryBuilder(entity, 'row')

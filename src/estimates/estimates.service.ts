@@ -6,6 +6,7 @@ import { parseId } from '../common/input-rules';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { EventLog } from '../events/event-log';
 import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { DocumentDrafts } from '../documents/document-drafts';
@@ -43,7 +44,10 @@ export class EstimatesService {
     private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {}
+    private readonly events: EventLog,
+  ) {
+    events.registerReader('estimate', (id) => this.get(id));
+  }
 
   async list(query: ListEstimatesDto): Promise<ListAnswer<EstimateListResponseDto>> {
     const filter: FindOptionsWhere<Estimate> = {
@@ -103,6 +107,12 @@ export class EstimatesService {
         (error) => this.estimates.shortCodeTaken(error),
       );
       const lines = await this.lines.insert(estimate.id, draft.lines);
+      await this.events.record({
+        type: 'estimate.created',
+        object: 'estimate',
+        id: estimate.id,
+        before: null,
+      });
       return toWriteResult(estimate, lines);
     });
   }
@@ -110,6 +120,7 @@ export class EstimatesService {
   update(id: number, input: UpdateEstimateDto): Promise<EstimateWriteResponseDto> {
     return this.database.transaction(async () => {
       const estimate = await this.liveEstimate(id, true);
+      const before = await this.events.snapshot('estimate', id);
       const storedLines = await this.lines.read(id);
       const draft = await this.drafts.draft(input, { record: estimate, lines: storedLines });
       Object.assign(estimate, draftColumns(draft), {
@@ -120,6 +131,7 @@ export class EstimatesService {
       await this.estimates.update(estimate);
       // Rewritten even when `items` was left out: a new currency re-rounds them.
       const lines = await this.lines.replace(id, draft.lines);
+      await this.events.record({ type: 'estimate.updated', object: 'estimate', id, before });
       return toWriteResult(estimate, lines);
     });
   }
@@ -139,6 +151,7 @@ export class EstimatesService {
           `Estimate ${estimate.estimateNo} was already converted to invoice ${estimate.convertedInvoiceId}`,
         );
       }
+      const before = await this.events.snapshot('estimate', id);
       const lines = await this.lines.read(id);
       const draft = await this.drafts.draft(
         {
@@ -158,6 +171,7 @@ export class EstimatesService {
         paymentStatus: 'Not Paid',
       });
       await this.estimates.markConverted(id, invoice.id, this.clock.now());
+      await this.events.record({ type: 'estimate.converted', object: 'estimate', id, before });
       return invoice.response;
     });
   }
@@ -169,7 +183,8 @@ export class EstimatesService {
    */
   send(input: SendDocumentDto) {
     return this.database.transaction(async () => {
-      const estimate = await this.liveEstimateNamed(input.id);
+      const estimate = await this.liveEstimateNamed(input.id, true);
+      const before = await this.events.snapshot('estimate', estimate.id);
       const lines = await this.lines.read(estimate.id);
       const entry = await this.estimates.insertSendLogEntry(estimate.id, {
         email: input.email,
@@ -183,6 +198,12 @@ export class EstimatesService {
         recipient: entry.email,
         view: toDocumentView('estimate', estimate.estimateNo, estimate, lines),
       });
+      await this.events.record({
+        type: 'estimate.sent',
+        object: 'estimate',
+        id: estimate.id,
+        before,
+      });
       return { message: `Estimate ${estimate.estimateNo} sent to ${entry.email}` };
     });
   }
@@ -191,7 +212,15 @@ export class EstimatesService {
   archive(id: number) {
     return this.database.transaction(async () => {
       const estimate = await this.liveEstimate(id, true);
+      const before = await this.events.snapshot('estimate', id);
       await this.estimates.archive(id, this.clock.now());
+      await this.events.record({
+        type: 'estimate.deleted',
+        object: 'estimate',
+        id,
+        before,
+        after: before,
+      });
       return { id: String(estimate.id) };
     });
   }

@@ -4,6 +4,7 @@ import { DomainException } from '../common/domain.exception';
 import { dateRange } from '../common/list-query.dto';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
+import { EventLog } from '../events/event-log';
 import { listResponse } from '../database/find-list';
 import { categorizeExpense } from './domain/expense-category';
 import { CreateExpenseDto } from './dto/create-expense.dto';
@@ -20,7 +21,10 @@ export class ExpensesService {
     private readonly database: Database,
     private readonly expenses: ExpensesRepository,
     private readonly clock: Clock,
-  ) {}
+    private readonly events: EventLog,
+  ) {
+    events.registerReader('expense', (id) => this.get(id));
+  }
 
   async list(query: ListExpensesDto) {
     const filter = {
@@ -59,13 +63,22 @@ export class ExpensesService {
         },
         (error) => this.expenses.shortCodeTaken(error),
       );
-      return { expense: [toOutput(expense)] };
+      const answer = { expense: [toOutput(expense)] };
+      await this.events.record({
+        type: 'expense.created',
+        object: 'expense',
+        id: expense.id,
+        before: null,
+        after: answer,
+      });
+      return answer;
     });
   }
 
   update(id: number, input: UpdateExpenseDto): Promise<ExpenseResponseDto> {
     return this.database.transaction(async () => {
       const expense = await this.liveExpense(id, true);
+      const before = { expense: [toOutput(expense)] };
       const vendor = input.vendor ?? expense.vendor;
       const changes = {
         description: input.description,
@@ -77,7 +90,15 @@ export class ExpensesService {
         updatedAt: this.clock.now(),
       };
       await this.expenses.update(id, changes);
-      return { expense: [toOutput(Object.assign(expense, changes))] };
+      const answer = { expense: [toOutput(Object.assign(expense, changes))] };
+      await this.events.record({
+        type: 'expense.updated',
+        object: 'expense',
+        id,
+        before,
+        after: answer,
+      });
+      return answer;
     });
   }
 
@@ -86,6 +107,14 @@ export class ExpensesService {
     return this.database.transaction(async () => {
       const expense = await this.liveExpense(id, true);
       await this.expenses.update(expense.id, { deletedAt: this.clock.now() });
+      const before = { expense: [toOutput(expense)] };
+      await this.events.record({
+        type: 'expense.deleted',
+        object: 'expense',
+        id,
+        before,
+        after: before,
+      });
       return { id: String(expense.id) };
     });
   }

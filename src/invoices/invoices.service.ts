@@ -17,6 +17,7 @@ import { idFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { toDocumentView } from '../documents/pdf/document-view';
+import { EventLog } from '../events/event-log';
 import { inlineFile } from '../http/inline-file';
 import { checkUpdateAgainstPayments } from './domain/invoice-update';
 import {
@@ -88,7 +89,10 @@ export class InvoicesService {
     private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {}
+    private readonly events: EventLog,
+  ) {
+    events.registerReader('invoice', (id) => this.get(id));
+  }
 
   async list(query: ListInvoicesDto): Promise<ListAnswer<InvoiceListResponseDto>> {
     const today = this.clock.today();
@@ -173,6 +177,12 @@ export class InvoicesService {
         (error) => this.invoices.shortCodeTaken(error),
       );
       const lines = await this.lines.insert(invoice.id, draft.lines);
+      await this.events.record({
+        type: 'invoice.created',
+        object: 'invoice',
+        id: invoice.id,
+        before: null,
+      });
       return { id: invoice.id, response: toWriteResult(invoice, lines, this.clock.today()) };
     });
   }
@@ -180,6 +190,7 @@ export class InvoicesService {
   update(id: number, input: UpdateInvoiceDto): Promise<InvoiceWriteResponseDto> {
     return this.database.transaction(async () => {
       const invoice = await this.changeableInvoice(id);
+      const before = await this.events.snapshot('invoice', id);
       const storedLines = await this.lines.read(id);
       const draft = await this.drafts.draft(input, { record: invoice, lines: storedLines });
       const hasLedgerEntries =
@@ -193,6 +204,7 @@ export class InvoicesService {
       await this.invoices.update(invoice);
       // Rewritten even when `items` was left out: a new currency re-rounds them.
       const lines = await this.lines.replace(id, draft.lines);
+      await this.events.record({ type: 'invoice.updated', object: 'invoice', id, before });
       return toWriteResult(invoice, lines, this.clock.today());
     });
   }
@@ -206,12 +218,19 @@ export class InvoicesService {
     return this.database.transaction(async () => {
       const invoice = await this.changeableInvoice(this.idOf(input.id));
       checkMinorDigits(input.amount_paid, invoice.currency, 'amount_paid');
+      const before = await this.events.snapshot('invoice', invoice.id);
       await this.applyLedgerMove(invoice, recordPayment(invoice, input.amount_paid), {
         method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
         date: input.payment_date,
         reason: '',
         creditNoteId: null,
         at: this.clock.now(),
+      });
+      await this.events.record({
+        type: 'invoice.payment_recorded',
+        object: 'invoice',
+        id: invoice.id,
+        before,
       });
       const amount = formatMoney(input.amount_paid, invoice.currency);
       return {
@@ -225,12 +244,19 @@ export class InvoicesService {
     return this.database.transaction(async () => {
       const invoice = await this.changeableInvoice(this.idOf(input.id));
       checkMinorDigits(input.amount, invoice.currency, 'amount');
+      const before = await this.events.snapshot('invoice', invoice.id);
       const [entry] = await this.applyLedgerMove(invoice, refund(invoice, input.amount), {
         method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
         date: input.refund_date,
         reason: input.reason ?? '',
         creditNoteId: null,
         at: this.clock.now(),
+      });
+      await this.events.record({
+        type: 'invoice.refunded',
+        object: 'invoice',
+        id: invoice.id,
+        before,
       });
       const amount = formatMoney(input.amount, invoice.currency);
       return {
@@ -255,9 +281,11 @@ export class InvoicesService {
           `Invoice ${invoice.invoiceNo} holds ${formatMoney(cashHeld, invoice.currency)} ${invoice.currency} received; refund it before voiding`,
         );
       }
+      const before = await this.events.snapshot('invoice', id);
       const fields = { voidedAt: this.clock.now(), voidReason: input.reason ?? '' };
       Object.assign(invoice, fields, { updatedAt: fields.voidedAt });
       await this.invoices.markVoid(id, { ...fields, updatedAt: fields.voidedAt });
+      await this.events.record({ type: 'invoice.voided', object: 'invoice', id, before });
       return {
         message: `Invoice ${invoice.invoiceNo} voided`,
         invoice: [toListItem(invoice, this.clock.today())],
@@ -269,7 +297,14 @@ export class InvoicesService {
   setPaymentStatus(id: number, paymentStatus: PaymentStatus) {
     return this.database.transaction(async () => {
       const invoice = await this.changeableInvoice(id);
+      const before = await this.events.snapshot('invoice', id);
       await this.invoices.updatePaymentStatus(id, { paymentStatus, updatedAt: this.clock.now() });
+      await this.events.record({
+        type: paymentStatus === 'Paid' ? 'invoice.marked_paid' : 'invoice.marked_not_paid',
+        object: 'invoice',
+        id,
+        before,
+      });
       return { message: `Invoice ${invoice.invoiceNo} marked as ${paymentStatus.toLowerCase()}` };
     });
   }
@@ -282,6 +317,7 @@ export class InvoicesService {
   send(input: SendDocumentDto) {
     return this.database.transaction(async () => {
       const invoice = await this.changeableInvoice(this.idOf(input.id));
+      const before = await this.events.snapshot('invoice', invoice.id);
       const lines = await this.lines.read(invoice.id);
       const entry = await this.invoices.insertSendLogEntry(invoice.id, {
         email: input.email,
@@ -297,6 +333,7 @@ export class InvoicesService {
           amountPaid: invoice.amountPaid,
         }),
       });
+      await this.events.record({ type: 'invoice.sent', object: 'invoice', id: invoice.id, before });
       return { message: `Invoice ${invoice.invoiceNo} sent to ${entry.email}` };
     });
   }
@@ -305,7 +342,15 @@ export class InvoicesService {
   archive(id: number) {
     return this.database.transaction(async () => {
       const invoice = await this.liveInvoice(id, true);
+      const before = await this.events.snapshot('invoice', id);
       await this.invoices.archive(id, this.clock.now());
+      await this.events.record({
+        type: 'invoice.deleted',
+        object: 'invoice',
+        id,
+        before,
+        after: before,
+      });
       return { message: `Invoice ${invoice.invoiceNo} deleted` };
     });
   }

@@ -4,6 +4,7 @@ import { Estimates1764000000000 } from './1764000000000-estimates';
 import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
 import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Corrections1764400000000 } from './1764400000000-corrections';
+import { EventsAndWebhooks1764500000000 } from './1764500000000-events-and-webhooks';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -13,4 +14,5 @@ export const SQLITE_MIGRATIONS = [
   DocumentOutbox1764100000000,
   IdempotencyKeys1764300000000,
   Corrections1764400000000,
+  EventsAndWebhooks1764500000000,
 ];

@@ -1,0 +1,53 @@
+import { EventObject } from './event-log';
+
+/**
+ * Every event type, `<object>.<verb>`: what a webhook endpoint may subscribe to and GET
+ * /event/all may filter on. Types are data: one writer records them all (EventLog).
+ */
+export const EVENT_TYPES = [
+  'client.created',
+  'client.updated',
+  'client.deleted',
+  'invoice.created',
+  'invoice.updated',
+  'invoice.deleted',
+  'invoice.sent',
+  'invoice.payment_recorded',
+  'invoice.refunded',
+  'invoice.credited',
+  'invoice.voided',
+  'invoice.marked_paid',
+  'invoice.marked_not_paid',
+  'invoice.delivery_sent',
+  'invoice.delivery_failed',
+  'estimate.created',
+  'estimate.updated',
+  'estimate.deleted',
+  'estimate.sent',
+  'estimate.converted',
+  'estimate.delivery_sent',
+  'estimate.delivery_failed',
+  'credit_note.created',
+  'credit_note.sent',
+  'credit_note.delivery_sent',
+  'credit_note.delivery_failed',
+  'expense.created',
+  'expense.updated',
+  'expense.deleted',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.disabled',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_OBJECTS: readonly EventObject[] = [
+  'client',
+  'invoice',
+  'estimate',
+  'credit_note',
+  'expense',
+  'webhook_endpoint',
+];

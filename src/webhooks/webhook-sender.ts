@@ -1,0 +1,119 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import http from 'node:http';
+import https from 'node:https';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { AppConfig } from '../config/app-config';
+
+/** The most of an answer read and kept: the rest is never read. */
+export const RESPONSE_BODY_LIMIT = 1024;
+
+/** What one POST came to. */
+export interface WebhookAttempt {
+  /** The receiver's status; null when no answer came. */
+  statusCode: number | null;
+  /** An error code when no (complete) answer came: never a message, which may quote the URL. */
+  error: string;
+  /** At most RESPONSE_BODY_LIMIT bytes of the answer, as text. */
+  responseBody: string;
+  durationMs: number;
+}
+
+/**
+ * POSTs webhooks. Connections go through request-filtering-agent, which checks the address a
+ * host resolves to at connection time (so DNS cannot be changed between the check and the
+ * request) and refuses every non-public one unless WEBHOOK_ALLOW_PRIVATE=true. Redirects are
+ * not followed (node:http never does); the whole attempt, connection to last byte, has one
+ * deadline; the answer is read up to 1 KiB.
+ */
+@Injectable()
+export class WebhookSender implements OnModuleDestroy {
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+
+  constructor(private readonly config: AppConfig) {
+    const options = {
+      keepAlive: true,
+      allowPrivateIPAddress: config.webhookAllowPrivate,
+      allowMetaIPAddress: false,
+    };
+    this.httpAgent = new RequestFilteringHttpAgent(options);
+    this.httpsAgent = new RequestFilteringHttpsAgent(options);
+  }
+
+  onModuleDestroy(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  post(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    cutOff: AbortSignal,
+  ): Promise<WebhookAttempt> {
+    const started = performance.now();
+    const signal = AbortSignal.any([cutOff, AbortSignal.timeout(this.config.webhookTimeoutMs)]);
+    const finish = (fields: Omit<WebhookAttempt, 'durationMs'>): WebhookAttempt => ({
+      ...fields,
+      durationMs: Math.round(performance.now() - started),
+    });
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (fields: Omit<WebhookAttempt, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        resolve(finish(fields));
+      };
+      const secure = url.startsWith('https:');
+      const request = (secure ? https : http).request(url, {
+        method: 'POST',
+        agent: secure ? this.httpsAgent : this.httpAgent,
+        signal,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'user-agent': 'invoicing-webhooks/1',
+        },
+      });
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const done = () => {
+          settle({
+            statusCode: response.statusCode ?? null,
+            error: '',
+            responseBody: Buffer.concat(chunks).toString('utf8'),
+          });
+          response.destroy();
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (kept < RESPONSE_BODY_LIMIT) {
+            const part = chunk.subarray(0, RESPONSE_BODY_LIMIT - kept);
+            chunks.push(part);
+            kept += part.length;
+          }
+          // Enough is read: the status is what counts, and the rest is not waited for.
+          if (kept >= RESPONSE_BODY_LIMIT) done();
+        });
+        response.on('end', done);
+        response.on('error', () => done());
+      });
+      request.on('error', (error) => {
+        settle({ statusCode: null, error: errorCode(error, signal), responseBody: '' });
+      });
+      request.end(body);
+    });
+  }
+}
+
+/** A short code for why no answer came; never the error's message, which may quote the URL. */
+function errorCode(error: Error, signal: AbortSignal): string {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    return reason instanceof DOMException && reason.name === 'TimeoutError' ? 'TIMEOUT' : 'ABORTED';
+  }
+  if (/is not allowed/.test(error.message)) return 'ADDRESS_REFUSED';
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'REQUEST_FAILED';
+}
