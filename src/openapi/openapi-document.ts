@@ -28,6 +28,8 @@ const TAGS: Array<[string, string]> = [
     'Corrections of an invoice, priced like it, that settle its balance; never changed',
   ],
   ['expenses', 'Costs incurred, each given a category by the service'],
+  ['events', 'Every committed change: the history of each record, and a feed to poll'],
+  ['webhooks', 'Endpoints that receive events as signed POSTs, and their delivery logs'],
 ];
 
 /**
