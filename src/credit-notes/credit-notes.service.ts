@@ -85,7 +85,7 @@ export class CreditNotesService {
   create(input: CreateCreditNoteDto): Promise<CreditNoteWriteResponseDto> {
     return this.database.transaction(async () => {
       const invoice = await this.invoices.holdForCredit(input.invoice);
-      const invoiceBefore = await this.events.snapshot('invoice', invoice.id);
+      const invoiceBefore = this.invoices.snapshotOf(invoice);
       const client = await this.clients.holdForDocument(invoice.clientId, { allowArchived: true });
       if (!client) throw new Error(`Invoice ${invoice.id} names no client`);
       const draft = draftCreditNote(input, invoice, client, this.clock.today());

@@ -75,6 +75,17 @@ export function toDetail(
   };
 }
 
+/**
+ * The invoice's own fields as its read answers them, without lines and logs: the `before` of
+ * an event for a change that touches only those fields (a payment, a void, a flag).
+ */
+export function toRecordPart(
+  invoice: Invoice,
+  today: string,
+): Pick<InvoiceReadResponseDto, 'invoice'> {
+  return { invoice: [invoiceFields(invoice, today)] };
+}
+
 /** Add and update outputs: lines without amounts. */
 export function toWriteResult(
   invoice: Invoice,

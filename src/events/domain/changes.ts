@@ -15,14 +15,16 @@ const RECORD_KEYS = new Set(['data', 'invoice', 'estimate', 'credit_note', 'expe
 /**
  * `{field: [before, after]}` for every field that differs between two read answers of one
  * record. The record itself (`invoice`, `estimate`, `data`, …: an array of one object) is
- * compared field by field; any other part (an invoice's `items`) is
- * compared whole. Values are compared by their JSON text, so exact decimals compare exactly.
+ * compared field by field; any other part (an invoice's `items`) is compared whole. `before`
+ * may hold only the parts the change could touch (a payment cannot touch the lines): the
+ * others are not compared. Values are compared by their JSON text, so exact decimals compare
+ * exactly.
  */
 export function changesBetween(before: object, after: object): Record<string, FieldChange> {
   const changes: Record<string, FieldChange> = {};
   const beforeParts = before as Record<string, unknown>;
   const afterParts = after as Record<string, unknown>;
-  for (const key of unionOfKeys(beforeParts, afterParts)) {
+  for (const key of Object.keys(beforeParts)) {
     if (LOGS.has(key)) continue;
     const was = beforeParts[key];
     const is = afterParts[key];
