@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
@@ -35,7 +35,7 @@ const MARK_SENT_RETRY_PAUSES_MS = [100, 1_000];
  * sent a second time (with the same Message-ID).
  */
 @Injectable()
-export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnModuleDestroy {
+export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnApplicationShutdown {
   readonly name = 'mail';
   readonly concurrency = DELIVERY_CONCURRENCY;
   readonly queue: ClaimQueue<OutboxMessage>;
@@ -62,7 +62,8 @@ export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnModuleDe
     this.runner.register(this);
   }
 
-  onModuleDestroy(): void {
+  /** After the runner has stopped (module destroy), so no job still uses it. */
+  onApplicationShutdown(): void {
     this.transport.close();
   }
 

@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import http from 'node:http';
 import https from 'node:https';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
@@ -26,7 +26,7 @@ export interface WebhookAttempt {
  * deadline; the answer is read up to 1 KiB.
  */
 @Injectable()
-export class WebhookSender implements OnModuleDestroy {
+export class WebhookSender implements OnApplicationShutdown {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
@@ -40,7 +40,8 @@ export class WebhookSender implements OnModuleDestroy {
     this.httpsAgent = new RequestFilteringHttpsAgent(options);
   }
 
-  onModuleDestroy(): void {
+  /** After the runner has stopped (module destroy), so no job still uses it. */
+  onApplicationShutdown(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
   }

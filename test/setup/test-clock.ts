@@ -20,4 +20,9 @@ export class TestClock extends Clock {
     const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     this.offsetMs = target - midnight;
   }
+
+  /** Moves the clock on by `ms`, date and time of day alike. */
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
 }
