@@ -25,10 +25,12 @@ export interface JobKind<T extends QueueRow> {
 }
 
 /**
- * The one claim-and-retry runner of every outbox: every OUTBOX_POLL_MS (at once again after
- * finding work) it claims the due rows of each kind and runs them, a few at a time, outside
- * any transaction. At least once: an instance that dies between a job's effect and its mark
- * leaves a claim that is taken again when its lease ends.
+ * The one claim-and-retry runner of every outbox. Each kind has a loop of its own that keeps
+ * up to `concurrency` jobs running, outside any transaction: it claims as many due rows as
+ * there are free places, again as soon as half of them are free, and otherwise looks every
+ * OUTBOX_POLL_MS; so a slow job (a receiver that answers at its timeout) holds one place, not
+ * the others or another kind. At least once: an instance that dies between a job's effect and
+ * its mark leaves a claim that is taken again when its lease ends.
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
@@ -36,11 +38,9 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly kinds: JobKind<QueueRow>[] = [];
   /** Aborted when a stop has waited long enough: the jobs still running are cut off. */
   private readonly cutOff = new AbortController();
-  private stopping = false;
-  private timer: NodeJS.Timeout | undefined;
-  private cycle: Promise<void> | undefined;
-  /** Kinds whose last claim failed: warn once per outage. */
-  private readonly claimsFailing = new Set<string>();
+  /** Aborted at stop: wakes the loops from their poll wait. */
+  private readonly stop = new AbortController();
+  private loops: Promise<void>[] = [];
 
   constructor(private readonly config: AppConfig) {}
 
@@ -54,68 +54,65 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.log('OUTBOX_POLL_MS=0: this instance delivers nothing; another one must');
       return;
     }
-    this.schedule(this.config.outboxPollMs);
+    this.loops = this.kinds.map((kind) => this.loop(kind));
   }
 
   /**
    * Stops claiming at once. Jobs running get a few seconds to finish; then they are cut off
-   * and go back to the queue with the attempt not counted, as do claimed jobs not yet begun.
-   * Runs before the database closes.
+   * and go back to the queue with the attempt not counted. Runs before the database closes.
    */
   async onModuleDestroy(): Promise<void> {
-    this.stopping = true;
-    clearTimeout(this.timer);
-    const cycle = this.cycle;
+    this.stop.abort();
+    const loops = Promise.all(this.loops);
     const waitMs = Math.min(STOP_WAIT_MS, this.config.shutdownTimeoutMs / 5);
-    if (cycle && !(await settlesWithin(cycle, waitMs))) {
+    if (!(await settlesWithin(loops, waitMs))) {
       this.cutOff.abort();
-      await settlesWithin(cycle, waitMs);
+      await settlesWithin(loops, waitMs);
     }
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.cycle = this.runCycle();
-    }, delayMs);
-    // The poll alone never keeps the process alive.
-    this.timer.unref();
-  }
-
-  private async runCycle(): Promise<void> {
-    const found = await Promise.all(this.kinds.map((kind) => this.runDue(kind)));
-    this.cycle = undefined;
-    this.schedule(found.some((count) => count > 0) ? 0 : this.config.outboxPollMs);
-  }
-
-  /** One claim of a kind, run with bounded concurrency; answers how many rows it took. */
-  private async runDue(kind: JobKind<QueueRow>): Promise<number> {
-    let batch: Awaited<ReturnType<ClaimQueue<QueueRow>['claim']>>;
-    try {
-      batch = await kind.queue.claim(kind.concurrency * 4, kind.maxAttempts);
-      if (this.claimsFailing.delete(kind.name))
-        this.logger.log(`${kind.name}: the outbox can be read again`);
-    } catch (error) {
-      if (!this.claimsFailing.has(kind.name)) {
-        this.logger.warn(
-          { kind: kind.name, error: describeUnexpectedError(error) },
-          'Cannot claim jobs from the outbox; trying again at every poll',
-        );
+  private async loop(kind: JobKind<QueueRow>): Promise<void> {
+    const running = new Set<Promise<void>>();
+    let claimsFailing = false;
+    // The first look is one poll after start-up, as every later idle one.
+    await this.pause(this.config.outboxPollMs);
+    while (!this.stop.signal.aborted) {
+      const free = kind.concurrency - running.size;
+      let claimed: Claimed<QueueRow>[] = [];
+      try {
+        const batch = await kind.queue.claim(free, kind.maxAttempts);
+        for (const job of batch.exhausted) kind.gaveUp(job, 'lease expired');
+        claimed = batch.claimed;
+        if (claimsFailing) this.logger.log(`${kind.name}: the outbox can be read again`);
+        claimsFailing = false;
+      } catch (error) {
+        if (!claimsFailing) {
+          this.logger.warn(
+            { kind: kind.name, error: describeUnexpectedError(error) },
+            'Cannot claim jobs from the outbox; trying again at every poll',
+          );
+        }
+        claimsFailing = true;
       }
-      this.claimsFailing.add(kind.name);
-      return 0;
+      for (const job of claimed) {
+        const work: Promise<void> = this.runOne(kind, job).finally(() => running.delete(work));
+        running.add(work);
+      }
+      // Every place taken and more may be due: claim again once half of them are free.
+      // Otherwise nothing more is due: look again after a poll, or when all are free.
+      if (claimed.length === free && claimed.length > 0) {
+        while (running.size > kind.concurrency / 2) await Promise.race(running);
+      } else {
+        await Promise.race([this.pause(this.config.outboxPollMs), ...running]);
+        while (running.size >= kind.concurrency) await Promise.race(running);
+      }
     }
-    const { claimed, exhausted } = batch;
-    for (const job of exhausted) kind.gaveUp(job, 'lease expired');
-    const waiting = [...claimed];
-    const next = () => (this.stopping ? undefined : waiting.shift());
-    const lane = async () => {
-      for (let job = next(); job; job = next()) await this.runOne(kind, job);
-    };
-    await Promise.all(Array.from({ length: kind.concurrency }, lane));
-    // Claimed but not begun before a stop: back to the queue, for another instance or a restart.
-    for (const job of waiting) await this.releaseQuietly(kind, job);
-    return claimed.length + exhausted.length;
+    await Promise.all(running);
+  }
+
+  /** Waits `ms`, or less when the runner stops. Never keeps the process alive by itself. */
+  private async pause(ms: number): Promise<void> {
+    await delay(ms, undefined, { signal: this.stop.signal, ref: false }).catch(() => undefined);
   }
 
   private async runOne(kind: JobKind<QueueRow>, job: Claimed<QueueRow>): Promise<void> {

@@ -84,7 +84,8 @@ export class WebhookSender implements OnApplicationShutdown {
           settle({
             statusCode: response.statusCode ?? null,
             error: '',
-            responseBody: Buffer.concat(chunks).toString('utf8'),
+            // A character cut at the limit is left out whole, not turned into U+FFFD.
+            responseBody: new TextDecoder().decode(Buffer.concat(chunks), { stream: true }),
           });
           response.destroy();
         };
