@@ -17,7 +17,12 @@ const e2e = (dialect) => ({
   // answer 503 (SQLITE_BUSY_SNAPSHOT), so the two-instance workload is MariaDB's only.
   testPathIgnorePatterns: [
     '/node_modules/',
-    ...(dialect === 'sqlite' ? ['<rootDir>/test/two-instances\\.e2e-spec\\.ts$'] : []),
+    ...(dialect === 'sqlite'
+      ? [
+          '<rootDir>/test/two-instances\\.e2e-spec\\.ts$',
+          '<rootDir>/test/webhooks-durability\\.e2e-spec\\.ts$',
+        ]
+      : []),
   ],
   transform: tsJest,
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs/terminus|request-filtering-agent)/)'],
