@@ -37,9 +37,10 @@ export class EventDto {
 
   @ApiProperty({
     type: 'object',
+    nullable: true,
     additionalProperties: true,
     description:
-      'The record as its read operation answers it after the change (without status); for a deletion, as it was before',
+      'The record as its read operation answers it after the change (without status); for a deletion, as it was before; null for a delivery outcome of a document deleted since it was sent',
   })
   data: RawJson;
 
