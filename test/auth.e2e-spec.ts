@@ -34,7 +34,16 @@ interface Fixtures {
   creditNote: string;
   estimate: string;
   expense: string;
+  /** A live webhook endpoint subscribed to every event. */
+  webhook: string;
+  /** One of its deliveries (never attempted: no delivery worker runs). */
+  delivery: string;
+  event: string;
 }
+
+/** Webhook URLs on loopback: the app under test lifts the address rule. */
+const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE: 'true' };
+const webhookInput = () => ({ url: 'http://127.0.0.1:9/auth-hook', events: ['*'] });
 
 interface Route {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -176,10 +185,26 @@ const ROUTES: Route[] = [
     writes: true,
     body: () => expenseInput({ description: 'Changed' }),
   },
+  { method: 'GET', path: '/v1/event/all', writes: false },
+  { method: 'GET', path: '/v1/event/:id', record: 'event', writes: false },
+  { method: 'GET', path: '/v1/webhook/all', writes: false },
+  { method: 'GET', path: '/v1/webhook/:id', record: 'webhook', writes: false },
+  { method: 'GET', path: '/v1/webhook/:id/deliveries', record: 'webhook', writes: false },
+  { method: 'POST', path: '/v1/webhook/add', writes: true, body: () => webhookInput() },
+  {
+    method: 'PUT',
+    path: '/v1/webhook/:id',
+    record: 'webhook',
+    writes: true,
+    body: () => ({ description: 'Changed', events: ['invoice.created', 'client.created'] }),
+  },
+  { method: 'POST', path: '/v1/webhook/:id/rotate-secret', record: 'webhook', writes: true },
+  { method: 'POST', path: '/v1/webhook/delivery/:id/retry', record: 'delivery', writes: true },
   { method: 'DELETE', path: '/v1/invoice/:id', record: 'invoice', writes: true },
   { method: 'DELETE', path: '/v1/estimate/:id', record: 'estimate', writes: true },
   { method: 'DELETE', path: '/v1/expense/:id', record: 'expense', writes: true },
   { method: 'DELETE', path: '/v1/client/:id', record: 'client', writes: true },
+  { method: 'DELETE', path: '/v1/webhook/:id', record: 'webhook', writes: true },
 ];
 
 const nameOf = (route: Route) => `${route.method} ${route.path}`;
@@ -226,6 +251,9 @@ function send(
 }
 
 async function createFixtures(agent: TestAgent): Promise<Fixtures> {
+  // First, so that every change below makes it a delivery.
+  const added = await agent.post('/v1/webhook/add').send(webhookInput()).expect(200);
+  const webhook = (added.body as { webhook: Array<{ id: string }> }).webhook[0].id;
   const client = await createClient(agent);
   const invoice = (await createInvoice(agent, { client })).id;
   const paidInvoice = (await createInvoice(agent, { client })).id;
@@ -236,6 +264,10 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   const creditNote = (await addCreditNote(agent, cashInvoice)).credit_note[0].id;
   const estimate = (await createEstimate(agent, { client, estimate_no: estimateNumber() })).id;
   const expense = await createExpense(agent);
+  const firstOf = async (path: string): Promise<string> =>
+    ((await agent.get(path).expect(200)).body as { data: Array<{ id: string }> }).data[0].id;
+  const delivery = await firstOf(`/v1/webhook/${webhook}/deliveries`);
+  const event = await firstOf('/v1/event/all');
   return {
     client,
     invoice,
@@ -245,6 +277,9 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
     creditNote,
     estimate,
     expense,
+    webhook,
+    delivery,
+    event,
   };
 }
 
@@ -271,6 +306,11 @@ async function snapshot(agent: TestAgent, fixtures: Fixtures): Promise<unknown[]
     `/v1/credit-note/${fixtures.creditNote}`,
     `/v1/estimate/${fixtures.estimate}`,
     `/v1/expense/${fixtures.expense}`,
+    '/v1/webhook/all',
+    `/v1/webhook/${fixtures.webhook}`,
+    `/v1/webhook/${fixtures.webhook}/deliveries`,
+    // Every change writes an event: a refused request writes none.
+    '/v1/event/all',
   ];
   const responses = await Promise.all(paths.map((path) => agent.get(path)));
   return responses.map((response, index) => [
@@ -303,7 +343,11 @@ describe('API keys', () => {
 
   beforeAll(async () => {
     test = await createTestApp({
-      env: { API_KEYS: `${FULL_KEY}, ${SECOND_FULL_KEY}`, API_KEYS_READONLY: READ_ONLY_KEY },
+      env: {
+        API_KEYS: `${FULL_KEY}, ${SECOND_FULL_KEY}`,
+        API_KEYS_READONLY: READ_ONLY_KEY,
+        ...WEBHOOK_ENV,
+      },
     });
     full = agentWith(test, { Authorization: `Bearer ${FULL_KEY}` });
     readOnly = agentWith(test, { 'X-API-Key': READ_ONLY_KEY });
@@ -407,6 +451,8 @@ describe('API keys', () => {
         expect(asReader.status).toBe(200);
         expect(asReader.type).toBe(route.file ?? 'application/json');
         expect(asReader.body).toEqual(asOwner.body);
+        // No read shows a webhook's signing secret, an event's copy of an endpoint included.
+        expect(JSON.stringify(asReader.body)).not.toContain('whsec_');
       },
     );
 
@@ -449,7 +495,7 @@ describe('API keys', () => {
     beforeAll(async () => {
       warn.mockClear();
       // A second instance on the same database, started without keys.
-      open = await createTestApp({ sharedDatabase: true });
+      open = await createTestApp({ env: WEBHOOK_ENV, sharedDatabase: true });
       openFixtures = await createFixtures(open.http);
     });
 

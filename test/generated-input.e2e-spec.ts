@@ -22,6 +22,7 @@ import {
   readOpenApiDocument,
   SeededLedger,
   SeedRecords,
+  VALID_URL,
   validRequests,
 } from './setup/openapi-requests';
 
@@ -55,7 +56,12 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
   let tables: string[];
 
   beforeAll(async () => {
-    test = await createTestApp();
+    test = await createTestApp({
+      // Webhook URLs name loopback (the address rule lifted), and no delivery worker runs
+      // (OUTBOX_POLL_MS=0: none, not merely a slow one), so the seeded deliveries stay queued
+      // and no attempt is written however long the run takes.
+      env: { WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOX_POLL_MS: '0' },
+    });
     const { http } = test;
     const [client, other, archivedClient] = [
       await createClient(http),
@@ -106,11 +112,42 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     const archivedEstimate = await createEstimate(http, { client: other });
     const expense = await createExpense(http);
     const archivedExpense = await createExpense(http, { description: 'Taxi to airport' });
+    // Webhook endpoints: a live one subscribed to everything, and one archived below, so that
+    // the deletions each make a delivery of each (the archived one's is failed with it).
+    const hook = await addWebhook(http, { url: `${VALID_URL}/live`, events: ['*'] });
+    const archivedHook = await addWebhook(http, {
+      url: `${VALID_URL}/archived`,
+      events: ['expense.deleted', 'client.deleted'],
+      description: 'Archived below',
+    });
     // Archived last: the archived client's own documents stay live records.
     await http.delete(`/v1/invoice/${archivedInvoice.id}`).expect(200);
     await http.delete(`/v1/estimate/${archivedEstimate.id}`).expect(200);
     await http.delete(`/v1/expense/${archivedExpense}`).expect(200);
     await http.delete(`/v1/client/${archivedClient}`).expect(200);
+    await http.delete(`/v1/webhook/${archivedHook}`).expect(200);
+    const dataSource = test.app.get(DataSource);
+    // An archived endpoint's deliveries are listed nowhere: read from the table.
+    const deliveries = async (endpoint: string): Promise<Array<{ id: string; status: string }>> =>
+      (
+        await dataSource.query<Array<{ id: number | string; status: string }>>(
+          'SELECT id, status FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id',
+          [Number(endpoint)],
+        )
+      ).map((row) => ({ id: String(row.id), status: row.status }));
+    // The live endpoint has one of each event since it was added (the other's creation, the five
+    // deletions), the archived one the two it was subscribed to, failed by its own deletion.
+    // None is ever attempted.
+    const [liveDeliveries, archivedDeliveries] = [
+      await deliveries(hook),
+      await deliveries(archivedHook),
+    ];
+    expect(liveDeliveries.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(liveDeliveries.map((row) => row.status))).toEqual(new Set(['queued']));
+    expect(archivedDeliveries.map((row) => row.status)).toEqual(['failed', 'failed']);
+    const events = (
+      (await http.get('/v1/event/all').expect(200)).body as { data: Array<{ id: string }> }
+    ).data.map((event) => event.id);
     const liveInvoices = [invoice, otherInvoice, credited, voidable];
     seed = {
       live: {
@@ -119,6 +156,10 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
         estimate: [estimate.id, otherEstimate.id],
         expense: [expense],
         'credit-note': creditNotes.map((note) => note.id),
+        // The first event and the last (the archived endpoint's deletion).
+        event: [events[0], events[events.length - 1]],
+        webhook: [hook],
+        'webhook-delivery': liveDeliveries.map((row) => row.id),
       },
       void: [voided.id],
       taken: {
@@ -136,6 +177,11 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
         expense: [archivedExpense],
         // A credit note is never archived, not even with its invoice.
         'credit-note': [],
+        // Events are kept as they are: none is archived.
+        event: [],
+        webhook: [archivedHook],
+        // A delivery of an archived endpoint: retrying it answers 404.
+        'webhook-delivery': archivedDeliveries.map((row) => row.id),
       },
     };
     // The figures the rules are built on, as worked out above.
@@ -152,7 +198,17 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
       amount_paid: '10.00',
       cash_held: '0.00',
     });
-    tables = await dataTables(test.app.get(DataSource));
+    tables = await dataTables(dataSource);
+    // Every change writes its event and its deliveries, and a refusal none: the read-back
+    // covers the event log and the webhook tables like every other.
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'events',
+        'webhook_endpoints',
+        'webhook_deliveries',
+        'webhook_delivery_attempts',
+      ]),
+    );
     // Listening once spares supertest a listen and a close for each of the many requests.
     await test.app.listen(0, '127.0.0.1');
   });
@@ -279,6 +335,15 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     expect(unchanged).toEqual([]);
   });
 });
+
+/** Adds a webhook endpoint through the API and answers its id. */
+async function addWebhook(
+  http: TestAgent,
+  input: { url: string; events: string[]; description?: string },
+): Promise<string> {
+  const response = await http.post('/v1/webhook/add').send(input).expect(200);
+  return (response.body as { webhook: Array<{ id: string }> }).webhook[0].id;
+}
 
 /** `POST /v1/invoice/add`-style names of every /v1 operation of the document, sorted. */
 function v1Operations(document: ReturnType<typeof readOpenApiDocument>): string[] {

@@ -25,7 +25,8 @@ describe('Logging', () => {
   let test: TestApp;
 
   beforeAll(async () => {
-    test = await createTestApp();
+    // Webhook URLs on loopback (the address rule lifted); no delivery worker runs.
+    test = await createTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
   });
 
   afterAll(async () => {
@@ -140,6 +141,60 @@ describe('Logging', () => {
         expect(everything).not.toContain(value);
       }
       expect(requestLineOf('body-check')).toMatchObject({ route: '/v1/client/add', status: 200 });
+    });
+
+    it('never logs a webhook URL or signing secret, nor an event', async () => {
+      type Hook = { id: string; secret: string };
+      const urls = [
+        'http://127.0.0.1:9/hooks/Quillfeather?token=Zephyrine42',
+        'http://127.0.0.1:9/hooks/Marrowind',
+      ];
+      const added = await test.http
+        .post('/v1/webhook/add')
+        .set('X-Request-Id', 'hook-add')
+        .send({ url: urls[0], events: ['*'], description: 'Ledger sync for Ottoline' })
+        .expect(200);
+      const [hook] = (added.body as { webhook: Hook[] }).webhook;
+      await test.http
+        .put(`/v1/webhook/${hook.id}`)
+        .set('X-Request-Id', 'hook-update')
+        .send({ url: urls[1] })
+        .expect(200);
+      const rotated = await test.http
+        .post(`/v1/webhook/${hook.id}/rotate-secret`)
+        .set('X-Request-Id', 'hook-rotate')
+        .expect(200);
+      const secrets = [hook.secret, (rotated.body as { webhook: Hook[] }).webhook[0].secret];
+      // A change the endpoint receives: an event with a delivery.
+      await createClient(test.http);
+      await test.http.get('/v1/event/all').set('X-Request-Id', 'hook-events').expect(200);
+      await test.http
+        .delete(`/v1/webhook/${hook.id}`)
+        .set('X-Request-Id', 'hook-delete')
+        .expect(200);
+
+      const routes = ['hook-add', 'hook-update', 'hook-rotate', 'hook-events', 'hook-delete'].map(
+        (requestId) => requestLineOf(requestId).route,
+      );
+      expect(routes).toEqual([
+        '/v1/webhook/add',
+        '/v1/webhook/:id',
+        '/v1/webhook/:id/rotate-secret',
+        '/v1/event/all',
+        '/v1/webhook/:id',
+      ]);
+      const everything = test.logs.lines.join('\n');
+      for (const value of [
+        ...urls,
+        'Quillfeather',
+        'Zephyrine42',
+        'Marrowind',
+        'Ottoline',
+        'whsec_',
+        ...secrets.map((secret) => secret.slice('whsec_'.length)),
+      ]) {
+        expect(everything).not.toContain(value);
+      }
     });
   });
 

@@ -296,5 +296,154 @@ export async function invariantViolations(sql: Sql): Promise<string[]> {
   for (const [invoiceId, ids] of duplicates(converted, 'converted_invoice_id')) {
     violations.push(`invoices#${invoiceId}: the conversion of estimates ${ids.join(', ')}`);
   }
+  violations.push(...(await eventViolations(sql, { invoices, creditNotes, estimates })));
+  violations.push(...(await webhookViolations(sql)));
+  return violations;
+}
+
+/** The table of each kind of record an event is about (docs/events.md). */
+const EVENT_TABLES: Record<string, string> = {
+  client: 'clients',
+  invoice: 'invoices',
+  estimate: 'estimates',
+  credit_note: 'credit_notes',
+  expense: 'expenses',
+  webhook_endpoint: 'webhook_endpoints',
+};
+
+/**
+ * The event log agrees with the rows (docs/events.md: each change writes its event in its own
+ * transaction, so one exists exactly for what committed): every event names a record that
+ * exists, with a type of its kind; every record has exactly one `created` event, an archived
+ * one exactly one `deleted` and a live one none; a void invoice exactly one `voided`, a
+ * converted estimate one `converted`, the others none; an invoice one `credited` per credit
+ * note.
+ */
+async function eventViolations(
+  sql: Sql,
+  rows: {
+    invoices: Record<string, unknown>[];
+    creditNotes: Record<string, unknown>[];
+    estimates: Record<string, unknown>[];
+  },
+): Promise<string[]> {
+  const violations: string[] = [];
+  const counted = await sql.query(
+    'SELECT object, object_id, type, COUNT(*) AS count FROM events GROUP BY object, object_id, type',
+  );
+  /** `object#id type` → how many events. */
+  const counts = new Map<string, number>();
+  for (const row of counted) {
+    const object = String(row.object);
+    if (!(object in EVENT_TABLES) || !String(row.type).startsWith(`${object}.`)) {
+      violations.push(`events: ${String(row.count)} of type ${String(row.type)} about ${object}`);
+    }
+    counts.set(`${object}#${String(row.object_id)} ${String(row.type)}`, Number(row.count));
+  }
+  const countOf = (object: string, id: unknown, verb: string): number =>
+    counts.get(`${object}#${String(id)} ${object}.${verb}`) ?? 0;
+  const expectCount = (object: string, id: unknown, verb: string, expected: number): void => {
+    const found = countOf(object, id, verb);
+    if (found !== expected) {
+      violations.push(
+        `${EVENT_TABLES[object]}#${String(id)}: ${found} ${object}.${verb} event(s), not ${expected}`,
+      );
+    }
+  };
+  const ids = new Map<string, Set<string>>();
+  for (const [object, table] of Object.entries(EVENT_TABLES)) {
+    const records = await sql.query(
+      object === 'credit_note'
+        ? `SELECT id, NULL AS deleted_at FROM ${table}`
+        : `SELECT id, deleted_at FROM ${table}`,
+    );
+    ids.set(object, new Set(records.map((record) => String(record.id))));
+    for (const record of records) {
+      expectCount(object, record.id, 'created', 1);
+      expectCount(object, record.id, 'deleted', isLive(record) ? 0 : 1);
+    }
+  }
+  for (const row of counted) {
+    if (ids.get(String(row.object))?.has(String(row.object_id)) === false) {
+      violations.push(
+        `events: ${String(row.count)} ${String(row.type)} about missing ${String(row.object)}#${String(row.object_id)}`,
+      );
+    }
+  }
+  for (const invoice of rows.invoices) {
+    expectCount('invoice', invoice.id, 'voided', invoice.voided_at === null ? 0 : 1);
+    const notes = rows.creditNotes.filter((note) => String(note.invoice_id) === String(invoice.id));
+    expectCount('invoice', invoice.id, 'credited', notes.length);
+  }
+  for (const estimate of rows.estimates) {
+    expectCount(
+      'estimate',
+      estimate.id,
+      'converted',
+      estimate.converted_invoice_id === null ? 0 : 1,
+    );
+  }
+  return violations;
+}
+
+/**
+ * Webhook deliveries: each names an event and an endpoint that exist, one per pair, in a
+ * known state (queued with a due time, delivered with its time); each attempt names a
+ * delivery, and none has more attempts logged than it counted (a claim counts one before the
+ * request, so a process killed in between leaves one counted and none logged).
+ */
+async function webhookViolations(sql: Sql): Promise<string[]> {
+  const violations: string[] = [];
+  const events = new Set((await sql.query('SELECT id FROM events')).map((row) => String(row.id)));
+  const endpoints = new Set(
+    (await sql.query('SELECT id FROM webhook_endpoints')).map((row) => String(row.id)),
+  );
+  const deliveries = await sql.query(
+    'SELECT id, event_id, endpoint_id, status, attempts, next_attempt_at, delivered_at FROM webhook_deliveries ORDER BY id',
+  );
+  const attempts = groupBy(
+    await sql.query('SELECT id, delivery_id FROM webhook_delivery_attempts ORDER BY id'),
+    'delivery_id',
+  );
+  for (const delivery of deliveries) {
+    const name = `webhook_deliveries#${String(delivery.id)}`;
+    if (!events.has(String(delivery.event_id))) {
+      violations.push(`${name}: of missing event #${String(delivery.event_id)}`);
+    }
+    if (!endpoints.has(String(delivery.endpoint_id))) {
+      violations.push(`${name}: to missing endpoint #${String(delivery.endpoint_id)}`);
+    }
+    const status = String(delivery.status);
+    if (!['queued', 'sending', 'delivered', 'failed', 'paused'].includes(status)) {
+      violations.push(`${name}: status ${status}`);
+    }
+    if (status === 'queued' && delivery.next_attempt_at === null) {
+      violations.push(`${name}: queued with no next attempt`);
+    }
+    if (status === 'delivered' && delivery.delivered_at === null) {
+      violations.push(`${name}: delivered with no time`);
+    }
+    const logged = attempts.get(String(delivery.id))?.length ?? 0;
+    if (logged > Number(delivery.attempts)) {
+      violations.push(`${name}: ${logged} attempts logged, ${String(delivery.attempts)} made`);
+    }
+  }
+  for (const [pair, ids] of duplicates(
+    deliveries.map((delivery) => ({
+      id: delivery.id,
+      pair: `event #${String(delivery.event_id)} to endpoint #${String(delivery.endpoint_id)}`,
+    })),
+    'pair',
+  )) {
+    violations.push(`webhook_deliveries ${pair}: delivered by rows ${ids.join(', ')}`);
+  }
+  const deliveryIds = new Set(deliveries.map((delivery) => String(delivery.id)));
+  for (const [deliveryId, own] of attempts) {
+    if (!deliveryIds.has(deliveryId)) {
+      violations.push(
+        `webhook_delivery_attempts ${own.map((row) => String(row.id)).join(', ')}: of missing delivery #${deliveryId}`,
+      );
+    }
+  }
   return violations;
 }

@@ -9,10 +9,10 @@ import { stringify as formEncode } from 'qs';
  * (docs/openapi.json) and CONTRACT.md: for every operation under /v1, a valid request on the
  * pristine records (path ids, references and unique numbers that exist or are free) is broken
  * by at least one defect the document's own constraints forbid (type, required, enum, pattern,
- * format, maxLength, minItems/maxItems, and the bounds and decimals each numeric parameter's
- * description states), then roughened with noise the contract ignores (unknown fields, odd
- * Unicode in free text, dropped optional fields), and sent in one of the encodings the service
- * reads, or as a malformed body.
+ * format, maxLength, minItems/maxItems, the bounds and decimals each numeric parameter's
+ * description states, the http(s) URL a webhook's description asks for), then roughened with
+ * noise the contract ignores (unknown fields, odd Unicode in free text, dropped optional
+ * fields), and sent in one of the encodings the service reads, or as a malformed body.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -146,7 +146,16 @@ export interface SeededLedger {
   creditable: string;
 }
 
-export type Resource = 'client' | 'invoice' | 'estimate' | 'expense' | 'credit-note';
+export type Resource =
+  | 'client'
+  | 'invoice'
+  | 'estimate'
+  | 'expense'
+  | 'credit-note'
+  | 'event'
+  | 'webhook'
+  /** `/v1/webhook/delivery/{id}/…`: a delivery, named by its own id. */
+  | 'webhook-delivery';
 
 // ---------------------------------------------------------------------------------------------
 // Corpora
@@ -259,6 +268,32 @@ const ROUTE_WORDS = new Set([
   'void',
 ]);
 
+/**
+ * Not an absolute http(s) URL naming a host, or one carrying credentials (docs/events.md, Safe
+ * by default). The addresses are all loopback: only the address rule is lifted in the run.
+ */
+const MALFORMED_URLS = [
+  'hooks.example.com/invoicing',
+  '/hook',
+  '127.0.0.1:9/hook',
+  '//127.0.0.1:9/hook',
+  'http://',
+  'https://',
+  'http:',
+  'http://[::1/hook',
+  'http://exa mple.com/hook',
+  'http://127.0.0.1:99999/hook',
+  'ftp://127.0.0.1/hook',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'data:text/plain,hook',
+  'ws://127.0.0.1:9/hook',
+  'gopher://127.0.0.1:9/_hook',
+  'http://user:secret@127.0.0.1:9/hook',
+  'https://user@127.0.0.1:9/hook',
+  'http://:secret@127.0.0.1:9/hook',
+];
+
 const KNOWN_CURRENCIES = new Set(currencyCodes.codes().map((code) => code.toUpperCase()));
 
 const UNKNOWN_CURRENCY = fc
@@ -291,6 +326,8 @@ type Kind =
     }
   | { type: 'integer'; min: number; max: number }
   | { type: 'true-false'; values: string[] }
+  /** `type: boolean`: true or false in any case, or a JSON boolean. */
+  | { type: 'boolean' }
   | { type: 'array'; schema: Schema; item: Schema };
 
 function resolve(document: OpenApiDocument, schema: Schema): Schema {
@@ -348,6 +385,7 @@ function kindOf(document: OpenApiDocument, name: string, raw: Schema): Kind {
   if (schema.type === 'integer') {
     return { type: 'integer', min: schema.minimum ?? 0, max: schema.maximum ?? 2 ** 31 };
   }
+  if (schema.type === 'boolean') return { type: 'boolean' };
   if (schema.type === 'array') {
     if (!schema.items) throw new Error(`Array ${name} without items`);
     return { type: 'array', schema, item: resolve(document, schema.items) };
@@ -426,7 +464,7 @@ function wrongTypes(kind: Kind, context: FieldContext): Array<fc.Arbitrary<Label
     }
     return found;
   }
-  if (kind.type !== 'true-false') {
+  if (kind.type !== 'true-false' && kind.type !== 'boolean') {
     found.push(fc.constantFrom(true, false).map((value) => labeled(`boolean ${value}`, value)));
   }
   if (kind.type === 'text' || kind.type === 'array') {
@@ -439,8 +477,12 @@ function wrongTypes(kind: Kind, context: FieldContext): Array<fc.Arbitrary<Label
         .map((text) => labeled(`number ${text.slice(0, 12)}`, new RawJson(text))),
     );
   }
-  if (kind.type === 'true-false') {
+  if (kind.type === 'true-false' || kind.type === 'boolean') {
     found.push(fc.constantFrom(0, 1, 2).map((value) => labeled(`number ${value}`, value)));
+  }
+  if (kind.type === 'boolean') {
+    // An empty list is no boolean either; a form cannot carry one.
+    found.push(fc.constant(labeled('an empty array', [])));
   }
   if (kind.type === 'decimal' || kind.type === 'integer') {
     // Exponent notation and NaN-like tokens are not plain decimal notation (CONTRACT.md).
@@ -493,6 +535,11 @@ function textDefects(schema: Schema, context: FieldContext): Array<fc.Arbitrary<
     if (context.required) found.push(constants('blank e-mail', BLANK));
   }
   if (schema.format === 'date') found.push(constants('impossible date', MALFORMED_DATES));
+  if (isHttpUrl(schema)) {
+    found.push(constants('not an http(s) URL', MALFORMED_URLS));
+    // Blank, required or not: no URL at all.
+    if ((schema.minLength ?? 0) < 1) found.push(constants('blank URL', BLANK));
+  }
   if (schema.enum) {
     const outside = fc
       .oneof(
@@ -597,6 +644,19 @@ function trueFalseDefects(kind: Extract<Kind, { type: 'true-false' }>) {
   return [outside.map((value) => labeled(`not true or false ${show(value)}`, value))];
 }
 
+/** Text other than true or false: the field takes a JSON boolean or either word, in any case. */
+function booleanDefects(): Array<fc.Arbitrary<Labeled>> {
+  const words = ['true', 'false'];
+  const outside = fc
+    .oneof(
+      fc.constantFrom('maybe', 'yes', 'no', '1', '0', 't', 'f', 'on', 'off', 'Truee', 'null', ''),
+      fc.constantFrom(...words).map((word) => ` ${word} `),
+      fc.string({ maxLength: 8 }),
+    )
+    .filter(notCaseInsensitivelyIn(words));
+  return [outside.map((value) => labeled(`not a boolean ${show(value)}`, value))];
+}
+
 /** Invalid values of one parameter, in this encoding. */
 function parameterDefects(
   name: string,
@@ -619,6 +679,9 @@ function parameterDefects(
       break;
     case 'true-false':
       found.push(...trueFalseDefects(kind));
+      break;
+    case 'boolean':
+      found.push(...booleanDefects());
       break;
     case 'array':
       found.push(...arrayDefects(kind, context));
@@ -650,11 +713,16 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
       return String(kind.min);
     case 'true-false':
       return kind.values[0] ?? 'False';
+    case 'boolean':
+      // A JSON boolean; the form encodings carry it as the word.
+      return true;
     case 'array': {
+      if (!isObjectSchema(kind.item)) return validScalars(kind.item, context);
       const line = validObject(kind.item, context);
       return [line, { ...line, description: 'Second line' }];
     }
     case 'text':
+      if (isHttpUrl(schema)) return `${VALID_URL}/${context.tag}-${name}`;
       if (schema.enum) return schema.enum[schema.enum.length - 1];
       if (schema.format === 'date') return '2026-03-01';
       if (schema.format === 'email') return 'someone@example.com';
@@ -663,6 +731,30 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
       return `GEN-${context.tag}-${name}`.slice(0, schema.maxLength ?? 64);
   }
 }
+
+/** Lists of scalars (a webhook's event types): two valid items, distinct. */
+function validScalars(item: Schema, context: BaseContext): Value[] {
+  if (item.enum) {
+    const named = item.enum.filter((value) => value !== '*');
+    return [named[named.length - 1], named[0]];
+  }
+  return [validValue('item', item, context)];
+}
+
+function isObjectSchema(schema: Schema): boolean {
+  return schema.type === 'object' || schema.properties !== undefined;
+}
+
+/** The schema's description says it is an http(s) URL: a webhook's destination. */
+function isHttpUrl(schema: Schema): boolean {
+  return schema.type === 'string' && /\bhttp or https URL\b/.test(schema.description ?? '');
+}
+
+/**
+ * Where valid webhook URLs point: loopback, which the app under test accepts
+ * (WEBHOOK_ALLOW_PRIVATE=true), on the discard port; no delivery is made during the run.
+ */
+export const VALID_URL = 'http://127.0.0.1:9/hook';
 
 /** The live record a valid body's reference names. */
 function namedRecord(name: string, context: BaseContext): string {
@@ -689,6 +781,7 @@ function arrayDefects(
   kind: Extract<Kind, { type: 'array' }>,
   context: FieldContext,
 ): Array<fc.Arbitrary<Labeled>> {
+  if (!isObjectSchema(kind.item)) return scalarArrayDefects(kind, context);
   const base: BaseContext = {
     document: context.document,
     seed: context.seed,
@@ -742,6 +835,57 @@ function arrayDefects(
   return found;
 }
 
+/** Lists of scalars (a webhook's event types): too few, too many, one item broken. */
+function scalarArrayDefects(
+  kind: Extract<Kind, { type: 'array' }>,
+  context: FieldContext,
+): Array<fc.Arbitrary<Labeled>> {
+  const base: BaseContext = {
+    document: context.document,
+    seed: context.seed,
+    resource: 'invoice',
+    tag: 'L',
+  };
+  const items = validScalars(kind.item, base);
+  const found: Array<fc.Arbitrary<Labeled>> = [];
+  // A form carries no empty array: there, an empty list is no parameter at all.
+  if ((kind.schema.minItems ?? 0) >= 1 && (context.json || context.required)) {
+    found.push(fc.constant(labeled('an empty list', [])));
+  }
+  if (kind.schema.maxItems !== undefined) {
+    const count = kind.schema.maxItems + 1;
+    found.push(
+      fc.constant(
+        labeled(
+          `${count} items`,
+          Array.from({ length: count }, (_, index) => items[index % items.length]),
+        ),
+      ),
+    );
+  }
+  found.push(
+    constants('an item that is not a string', [
+      { a: 'b' },
+      ...(context.json ? [1, null, true, []] : []),
+    ]).map(({ label, value }) => labeled(label, [items[0], value])),
+  );
+  // One item broken by a defect of the item's own schema (outside the enum, padded, a type).
+  const itemDefect = fc
+    .tuple(
+      fc.integer({ min: 0, max: 1 }),
+      fc.oneof(
+        ...parameterDefects(`${context.name}[]`, kind.item, { ...context, required: false }),
+      ),
+    )
+    .map(([index, defect]) => {
+      const list = [...items];
+      list[index] = defect.value;
+      return labeled(`item ${index}: ${defect.label}`, list);
+    });
+  found.push(itemDefect, itemDefect);
+  return found;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encodings
 // ---------------------------------------------------------------------------------------------
@@ -764,12 +908,13 @@ function formPairs(value: Value, prefix = ''): Array<[string, string]> {
   if (Array.isArray(value)) {
     return value.flatMap((item, index) => formPairs(item, `${prefix}[${index}]`));
   }
+  // Before objects: a Repeated is one.
+  if (value instanceof Repeated) return value.values.map((member) => [prefix, member]);
   if (typeof value === 'object' && value !== null) {
     return Object.entries(value as Record<string, Value>).flatMap(([key, member]) =>
       formPairs(member, prefix === '' ? key : `${prefix}[${key}]`),
     );
   }
-  if (value instanceof Repeated) return value.values.map((member) => [prefix, member]);
   return [[prefix, typeof value === 'string' ? value : JSON.stringify(value)]];
 }
 
@@ -961,12 +1106,17 @@ interface OperationPlan {
   query: Parameter[];
 }
 
+/** What a template's path id (or body `id`) names: `/v1/webhook/delivery/{id}/retry` a delivery. */
+function resourceOf(template: string): Resource {
+  const [, , resource, next] = template.split('/');
+  return (next === 'delivery' ? `${resource}-delivery` : resource) as Resource;
+}
+
 function plans(document: OpenApiDocument): OperationPlan[] {
   const found: OperationPlan[] = [];
   for (const [template, operations] of Object.entries(document.paths)) {
     if (!template.startsWith('/v1/')) continue;
     for (const [method, operation] of Object.entries(operations)) {
-      const resource = template.split('/')[2] as Resource;
       const content = operation.requestBody?.content;
       const body = content?.['application/json']?.schema;
       found.push({
@@ -974,7 +1124,7 @@ function plans(document: OpenApiDocument): OperationPlan[] {
         operation: `${method.toUpperCase()} ${template}`,
         method: method.toUpperCase() as HostileRequest['method'],
         template,
-        resource,
+        resource: resourceOf(template),
         pathId: template.includes('{id}'),
         body: body ? resolve(document, body) : undefined,
         query: (operation.parameters ?? []).filter((parameter) => parameter.in === 'query'),
@@ -1024,7 +1174,18 @@ const CONTENT_TYPES: Record<Encoding, string> = {
  */
 export function validRequests(document: OpenApiDocument, seed: SeedRecords): HostileRequest[] {
   const encodings: Encoding[] = ['json', 'form', 'multipart', 'query'];
-  return plans(document)
+  const all = plans(document);
+  // The writes that take nothing but the path id (a rotation, a retry): the live record alone.
+  const bodiless = all
+    .filter((plan) => plan.body === undefined && plan.pathId && /^(POST|PUT)$/.test(plan.method))
+    .map((plan): HostileRequest => ({
+      operation: plan.operation,
+      method: plan.method,
+      url: url(plan, pathRecord(plan, seed), ''),
+      defects: [],
+      noise: ['no body'],
+    }));
+  const withBody = all
     .filter((plan) => plan.body !== undefined)
     .map((plan, index) => {
       const encoding = encodings[index % encodings.length];
@@ -1043,6 +1204,7 @@ export function validRequests(document: OpenApiDocument, seed: SeedRecords): Hos
         ...encode(plan, id, value, encoding, CONTENT_TYPES[encoding]),
       };
     });
+  return [...withBody, ...bodiless];
 }
 
 /**
@@ -1363,8 +1525,12 @@ function url(plan: OperationPlan, id: string | undefined, query: string): string
   return query === '' ? path : `${path}?${query}`;
 }
 
-/** Requests to a list: one to three query parameters broken, unknown ones added. */
+/**
+ * Requests to a list: one to three query parameters broken, unknown ones added. A list of one
+ * record's (a webhook endpoint's deliveries) names the live record in its path.
+ */
 function listRequests(plan: OperationPlan, seed: SeedRecords, document: OpenApiDocument) {
+  const id = pathRecord(plan, seed);
   const defects = plan.query.map((parameter) =>
     fc
       .oneof(
@@ -1404,7 +1570,7 @@ function listRequests(plan: OperationPlan, seed: SeedRecords, document: OpenApiD
       return {
         operation: plan.operation,
         method: plan.method,
-        url: url(plan, undefined, formText(query)),
+        url: url(plan, id, formText(query)),
         defects: changes.map((change) => `${change.at.join('.')}: ${change.label}`),
         noise: extra.map(([name]) => `extra ${name}`),
       };
@@ -1450,6 +1616,7 @@ function bodyRequests(
         !resolved.format &&
         !resolved.pattern &&
         !resolved.enum &&
+        !isHttpUrl(resolved) &&
         !required.has(name)
       );
     })
@@ -1645,6 +1812,17 @@ export function hostileRequests(
         operation: plan.operation,
         weight: 4,
         arbitrary: bodyRequests(plan, plan.body, seed, document),
+      };
+    }
+    if (plan.pathId && plan.query.length > 0) {
+      // A record's list: a wrong record, or the live one with broken paging.
+      return {
+        operation: plan.operation,
+        weight: 2,
+        arbitrary: fc.oneof(
+          pathOnlyRequests(plan, seed, document),
+          listRequests(plan, seed, document),
+        ),
       };
     }
     if (plan.pathId) {
