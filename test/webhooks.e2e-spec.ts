@@ -517,7 +517,12 @@ describe('Webhooks', () => {
             (list) => list[0]?.attempt_log.length >= 2,
           );
           await down.start();
-          expect(failing).toMatchObject({ event_id: event.id, status: 'queued', attempts: 2 });
+          // The delivery row and its attempts are two reads: the third attempt may be under way.
+          expect(failing).toMatchObject({
+            event_id: event.id,
+            status: expect.stringMatching(/^(queued|sending)$/) as unknown,
+          });
+          expect([2, 3]).toContain(failing.attempts);
 
           const [delivered] = await deliveriesWhen(test.http, webhook.id, 1, 'delivered');
           expect(delivered).toMatchObject({
@@ -548,24 +553,40 @@ describe('Webhooks', () => {
       });
 
       it('sends a failed attempt again with the same webhook-id (a connection dropped, then 200)', async () => {
-        const { webhook, path } = await receiving('dropped', ['expense.created']);
-        receiver.script(path, { destroy: true });
-        const expenseId = await createExpense(test.http);
-        const event = await eventAbout(test.http, 'expense.created', 'expense', expenseId);
+        // A receiver of its own: its first request goes out on a new connection. A kept-alive
+        // one dropped under a request is taken for closed by its idle timeout and tried again
+        // at once, within the same attempt (src/webhooks/webhook-sender.ts).
+        const dropping = new WebhookReceiver();
+        await dropping.start();
+        try {
+          const { webhook, path } = await addReceiving(
+            test.http,
+            dropping,
+            'dropped',
+            ['expense.created'],
+            secrets,
+          );
+          live.push(webhook.id);
+          dropping.script(path, { destroy: true });
+          const expenseId = await createExpense(test.http);
+          const event = await eventAbout(test.http, 'expense.created', 'expense', expenseId);
 
-        const [delivered] = await deliveriesWhen(test.http, webhook.id, 1, 'delivered');
-        expect(delivered.attempts).toBe(2);
-        expect(
-          delivered.attempt_log.map(({ status_code, error }) => ({ status_code, error })),
-        ).toEqual([
-          { status_code: null, error: 'ECONNRESET' },
-          { status_code: 200, error: '' },
-        ]);
-        const requests = receiver.requestsTo(path);
-        expect(requests).toHaveLength(2);
-        for (const request of requests) await expectDeliveryOf(test.http, request, event.id);
-        // The same event: the same body; the same webhook-id on every attempt.
-        expect(requests[1].body).toBe(requests[0].body);
+          const [delivered] = await deliveriesWhen(test.http, webhook.id, 1, 'delivered');
+          expect(delivered.attempts).toBe(2);
+          expect(
+            delivered.attempt_log.map(({ status_code, error }) => ({ status_code, error })),
+          ).toEqual([
+            { status_code: null, error: 'ECONNRESET' },
+            { status_code: 200, error: '' },
+          ]);
+          const requests = dropping.requestsTo(path);
+          expect(requests).toHaveLength(2);
+          for (const request of requests) await expectDeliveryOf(test.http, request, event.id);
+          // The same event: the same body; the same webhook-id on every attempt.
+          expect(requests[1].body).toBe(requests[0].body);
+        } finally {
+          await dropping.stop();
+        }
       });
 
       it('logs a 500 and then the 200, each with at most 1 KiB of the answer', async () => {

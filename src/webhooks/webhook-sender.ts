@@ -7,6 +7,9 @@ import { AppConfig } from '../config/app-config';
 /** The most of an answer read and kept: the rest is never read. */
 export const RESPONSE_BODY_LIMIT = 1024;
 
+/** How long a kept-alive connection may stay idle before the agent closes it. */
+const IDLE_CONNECTION_MS = 2_000;
+
 /** What one POST came to. */
 export interface WebhookAttempt {
   /** The receiver's status; null when no answer came. */
@@ -33,6 +36,9 @@ export class WebhookSender implements OnApplicationShutdown {
   constructor(private readonly config: AppConfig) {
     const options = {
       keepAlive: true,
+      // An idle connection is closed well before a receiver would close it (Node's own
+      // server: 5 s), so a request rarely goes out on a connection closing under it.
+      timeout: IDLE_CONNECTION_MS,
       allowPrivateIPAddress: config.webhookAllowPrivate,
       allowMetaIPAddress: false,
     };
@@ -46,24 +52,38 @@ export class WebhookSender implements OnApplicationShutdown {
     this.httpsAgent.destroy();
   }
 
-  post(
+  /**
+   * One attempt. A kept-alive connection the receiver closed just as it was reused fails before
+   * the request reached it (ECONNRESET on a reused socket): that is tried once more at once, on
+   * a new connection, within the same deadline.
+   */
+  async post(
     url: string,
     body: string,
     headers: Record<string, string>,
     cutOff: AbortSignal,
   ): Promise<WebhookAttempt> {
-    const started = performance.now();
     const signal = AbortSignal.any([cutOff, AbortSignal.timeout(this.config.webhookTimeoutMs)]);
-    const finish = (fields: Omit<WebhookAttempt, 'durationMs'>): WebhookAttempt => ({
-      ...fields,
-      durationMs: Math.round(performance.now() - started),
-    });
+    const first = await this.send(url, body, headers, signal);
+    if (!first.staleConnection) return first.attempt;
+    const second = await this.send(url, body, headers, signal);
+    return { ...second.attempt, durationMs: first.attempt.durationMs + second.attempt.durationMs };
+  }
+
+  private send(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<{ attempt: WebhookAttempt; staleConnection: boolean }> {
+    const started = performance.now();
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (fields: Omit<WebhookAttempt, 'durationMs'>) => {
+      const settle = (fields: Omit<WebhookAttempt, 'durationMs'>, staleConnection = false) => {
         if (settled) return;
         settled = true;
-        resolve(finish(fields));
+        const durationMs = Math.round(performance.now() - started);
+        resolve({ attempt: { ...fields, durationMs }, staleConnection });
       };
       const secure = url.startsWith('https:');
       const request = (secure ? https : http).request(url, {
@@ -102,7 +122,9 @@ export class WebhookSender implements OnApplicationShutdown {
         response.on('error', () => done());
       });
       request.on('error', (error) => {
-        settle({ statusCode: null, error: errorCode(error, signal), responseBody: '' });
+        const code = errorCode(error, signal);
+        const stale = code === 'ECONNRESET' && request.reusedSocket && !signal.aborted;
+        settle({ statusCode: null, error: code, responseBody: '' }, stale);
       });
       request.end(body);
     });
