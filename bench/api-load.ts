@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,7 +18,7 @@ import {
   readOperations,
   writeOperations,
 } from './api-load/operations';
-import { ChildServer, killAllChildren, RssSampler } from './api-load/processes';
+import { ChildServer, cpuTimeMs, killAllChildren, RssSampler } from './api-load/processes';
 import {
   DialectReport,
   markdownReport,
@@ -38,7 +40,12 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  * Options: --invoices N (10000), --dialect mariadb|sqlite|both (both), --duration S seconds per
  * load run (5), --connections C (16), --keep (keep invoicing_bench_<N> for the next run),
  * --reseed (seed it again even if it holds the seed), --only <regular expression> (measure only
- * the operations whose names match, e.g. --only status: to repeat a disturbed figure), --label L.
+ * the operations whose names match, e.g. --only status: to repeat a disturbed figure), --label L,
+ * --webhook queue|deliver (before the load, one webhook endpoint subscribed to ["*"] is added
+ * through the API, on a node:http receiver on 127.0.0.1 in this process answering 200 at once;
+ * the service runs with WEBHOOK_ALLOW_PRIVATE=true and, with `queue`, OUTBOX_POLL_MS=0 so every
+ * write's delivery row only queues; with `deliver`, OUTBOX_POLL_MS=20 so the service's worker
+ * delivers them during the load; the endpoint is deleted after the runs).
  * Writes bench/results/api-<dialect>-<N>.json, or api-<dialect>-<N>-<label>.json (label
  * `partial` with --only and no --label).
  */
@@ -51,6 +58,7 @@ const UNPAGED_LIST_LIMIT = 100_000;
 const UNPAGED_LIST_REQUESTS = 3;
 
 type Dialect = 'mariadb' | 'sqlite';
+type WebhookMode = 'queue' | 'deliver';
 
 interface Options {
   invoices: number;
@@ -61,6 +69,7 @@ interface Options {
   reseed: boolean;
   only: RegExp | null;
   label: string | null;
+  webhook: WebhookMode | null;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -75,6 +84,7 @@ function parseOptions(argv: string[]): Options {
       reseed: { type: 'boolean', default: false },
       only: { type: 'string' },
       label: { type: 'string' },
+      webhook: { type: 'string' },
     },
   });
   const whole = (name: string, text: string, min: number, max: number): number => {
@@ -91,6 +101,9 @@ function parseOptions(argv: string[]): Options {
   };
   const dialect = dialects[values.dialect];
   if (!dialect) throw new Error('--dialect must be mariadb, sqlite or both');
+  if (values.webhook !== undefined && !['queue', 'deliver'].includes(values.webhook)) {
+    throw new Error('--webhook must be queue or deliver');
+  }
   if (values.label !== undefined && !/^[\w-]{1,40}$/.test(values.label)) {
     throw new Error('--label must be 1 to 40 letters, digits, _ or -');
   }
@@ -103,6 +116,7 @@ function parseOptions(argv: string[]): Options {
     reseed: values.reseed,
     only: values.only === undefined ? null : new RegExp(values.only),
     label: values.label ?? (values.only === undefined ? null : 'partial'),
+    webhook: (values.webhook as WebhookMode | undefined) ?? null,
   };
 }
 
@@ -148,6 +162,33 @@ class RunState {
   warn(message: string): void {
     this.warnings.push(message);
     loudWarning(message);
+  }
+}
+
+/** A webhook receiver on 127.0.0.1 answering 200 with an empty body once a body has arrived. */
+class WebhookReceiver {
+  requests = 0;
+  private server: Server | undefined;
+
+  async start(): Promise<void> {
+    this.server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        this.requests++;
+        response.writeHead(200, { 'content-length': '0' });
+        response.end();
+      });
+    });
+    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/hook`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((done) => (this.server ? this.server.close(() => done()) : done()));
   }
 }
 
@@ -200,6 +241,12 @@ class DialectBench {
         databaseUrl: this.databaseUrl,
         apiKey: this.apiKey,
         mailDir: join(tempDir, `mail-${this.dialect}`),
+        env: this.options.webhook
+          ? {
+              WEBHOOK_ALLOW_PRIVATE: 'true',
+              OUTBOX_POLL_MS: this.options.webhook === 'deliver' ? '20' : '0',
+            }
+          : undefined,
       }),
     );
     const sampler = new RssSampler(this.service.pid);
@@ -221,6 +268,7 @@ class DialectBench {
       await this.compareWithBaseline();
     }
     const keyset = await this.probeKeyset();
+    const webhook = this.options.webhook ? await this.addWebhook() : null;
     const operations: OperationReport[] = [];
     for (const operation of readOperations(this.plan, keyset).filter(this.selected)) {
       operations.push(await this.measure(operation));
@@ -245,6 +293,7 @@ class DialectBench {
     for (const operation of writeOperations(this.plan, this.runId).filter(this.selected)) {
       operations.push(await this.measure(operation));
     }
+    if (webhook) await this.removeWebhook(webhook);
     const servicePeak = await sampler.stop();
     const baselinePeak = baselineSampler ? await baselineSampler.stop() : undefined;
     for (const server of [this.service, this.baseline]) {
@@ -270,6 +319,47 @@ class DialectBench {
         perPage: PER_PAGE,
       },
     };
+  }
+
+  /** --webhook: one endpoint for every event type on a receiver in this process. */
+  private async addWebhook(): Promise<{ id: string; receiver: WebhookReceiver }> {
+    const receiver = new WebhookReceiver();
+    await receiver.start();
+    const added = await call(this.target(this.service), {
+      method: 'POST',
+      path: '/v1/webhook/add',
+      body: JSON.stringify({ url: receiver.url, events: ['*'], description: 'bench receiver' }),
+    });
+    if (added.status !== 200) {
+      await receiver.stop();
+      throw new Error(`--webhook: POST /v1/webhook/add answered ${added.status}: ${added.text}`);
+    }
+    const id = (JSON.parse(added.text) as { webhook: Array<{ id: string }> }).webhook[0].id;
+    progress(
+      `${this.dialect}: webhook endpoint ${id} subscribed to ["*"] (${this.options.webhook})`,
+    );
+    return { id, receiver };
+  }
+
+  /** Counts its deliveries, then deletes it (its waiting deliveries fail) and stops the receiver. */
+  private async removeWebhook(webhook: { id: string; receiver: WebhookReceiver }): Promise<void> {
+    const target = this.target(this.service);
+    const listed = await call(target, {
+      method: 'GET',
+      path: `/v1/webhook/${webhook.id}/deliveries?page=1&per_page=1`,
+    });
+    const total = listed.status === 200 ? (JSON.parse(listed.text) as ListBody).meta?.total : null;
+    const removed = await call(target, { method: 'DELETE', path: `/v1/webhook/${webhook.id}` });
+    if (removed.status !== 200) {
+      this.warn(`--webhook: DELETE /v1/webhook/${webhook.id} answered ${removed.status}`);
+    }
+    await webhook.receiver.stop();
+    this.notes.push(
+      `--webhook ${this.options.webhook}: one endpoint subscribed to ["*"] (WEBHOOK_ALLOW_PRIVATE=true, OUTBOX_POLL_MS=${this.options.webhook === 'deliver' ? 20 : 0}); ${total ?? '?'} deliveries made during the runs, ${webhook.receiver.requests} received by the receiver on 127.0.0.1.`,
+    );
+    progress(
+      `${this.dialect}: webhook: ${total ?? '?'} deliveries, ${webhook.receiver.requests} received`,
+    );
   }
 
   /** Whether --only (if given) selects the operation. */
@@ -491,12 +581,17 @@ class DialectBench {
     const rounds = sides.length === 2 ? 2 : 1;
     for (let round = 1; round <= rounds; round++) {
       for (const [side, server] of sides) {
+        const cpuBefore = await cpuTimeMs(server.pid);
         const result = await runLoad(this.target(server), operation.next, load);
+        const cpuAfter = await cpuTimeMs(server.pid);
+        if (cpuBefore !== null && cpuAfter !== null && result.responses > 0) {
+          result.cpuMsPerResponse = (cpuAfter - cpuBefore) / result.responses;
+        }
         await this.settle();
         this.checkRun(operation, side, `run ${round}`, result);
         runs[side].push(result);
         progress(
-          `${this.dialect}: ${operation.name}: ${side} run ${round} of ${rounds}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms`,
+          `${this.dialect}: ${operation.name}: ${side} run ${round} of ${rounds}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms, ${side} CPU ${result.cpuMsPerResponse?.toFixed(2) ?? '?'} ms/response, load ${loadavg()[0].toFixed(2)}`,
         );
       }
     }

@@ -55,7 +55,7 @@ const autocannon = createRequire(__filename)('autocannon') as Autocannon;
 
 /** One request of a load run: a fresh one is asked for before every send. */
 export interface LoadRequest {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** JSON text. */
   body?: string;
@@ -80,6 +80,11 @@ export interface LoadResult {
   errors: number;
   statusCodes: Record<string, number>;
   firstFailure?: FailedAnswer;
+  /**
+   * CPU time (user + system, from /proc) the server process spent during the run, per
+   * response: less sensitive than requests/s to other work on the machine. Set by the caller.
+   */
+  cpuMsPerResponse?: number;
 }
 
 export interface LoadTarget {

@@ -63,6 +63,8 @@ export class ChildServer {
     databaseUrl: string;
     apiKey: string;
     mailDir: string;
+    /** Set over the defaults below (e.g. a worker and private webhook URLs for --webhook). */
+    env?: Record<string, string>;
   }): Promise<ChildServer> {
     const port = await freePort();
     const child = spawn(process.execPath, [resolve(ROOT, 'dist/main.js')], {
@@ -80,6 +82,7 @@ export class ChildServer {
         NODE_ENV: 'production',
         // Stops take a second, not the 5 s drain a load balancer needs.
         SHUTDOWN_DRAIN_MS: '0',
+        ...options.env,
       },
     });
     const server = new ChildServer('service', child, `http://127.0.0.1:${port}`);
@@ -156,6 +159,19 @@ export class ChildServer {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
+  }
+}
+
+/** CPU time (user + system) a process has used, in milliseconds, from /proc/<pid>/stat. */
+export async function cpuTimeMs(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces) in parentheses; utime and stime are the
+    // 14th and 15th fields, in clock ticks (100 per second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
   }
 }
 

@@ -7,6 +7,8 @@ export interface SideSummary {
   latencyP99: number;
   non2xx: number;
   errors: number;
+  /** Mean of the runs' server CPU time per response (see LoadResult). */
+  cpuMsPerResponse?: number;
   runs: LoadResult[];
 }
 
@@ -53,6 +55,9 @@ export function summarise(runs: LoadResult[]): SideSummary {
     latencyP99: mean((run) => run.latencyP99),
     non2xx: runs.reduce((total, run) => total + run.non2xx, 0),
     errors: runs.reduce((total, run) => total + run.errors, 0),
+    cpuMsPerResponse: runs.every((run) => run.cpuMsPerResponse !== undefined)
+      ? mean((run) => run.cpuMsPerResponse ?? 0)
+      : undefined,
     runs,
   };
 }
