@@ -1,3 +1,4 @@
+import { eventually } from './setup/eventually';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,20 +43,6 @@ const FAST = {
 };
 
 /** Reads until `done` holds, at most `timeoutMs`; fails with the last value read. */
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Still not there: ${JSON.stringify(value)}`);
-    await delay(20);
-  }
-}
-
 type Entry = SendLogEntry | EstimateSendLogEntry;
 
 /** An invoice with two lines, 10 % tax and a payment: every total the e-mail shows differs. */

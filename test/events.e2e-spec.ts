@@ -1,5 +1,5 @@
+import { eventually } from './setup/eventually';
 import { createHash, randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
@@ -130,20 +130,6 @@ function eventReader(agent: () => TestAgent) {
 }
 
 /** Reads until `done` holds, at most `timeoutMs`; fails with the last value read. */
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Still not there: ${JSON.stringify(value)}`);
-    await delay(20);
-  }
-}
-
 describe('Events', () => {
   describe('with API keys: every write, refusals, rollbacks, listing', () => {
     const clock = new TestClock();

@@ -1,3 +1,12 @@
+import { eventually } from './setup/eventually';
+
+/** Processes and two instances are slower than one app: a longer default bound. */
+const eventuallyWithin = <T>(
+  read: () => Promise<T> | T,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+  show?: (value: T) => unknown,
+) => eventually(read, done, timeoutMs, show);
 import { once } from 'node:events';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -173,23 +182,6 @@ async function call(
 }
 
 /** Polls `read` until `done` holds, for at most `timeoutMs`; then fails with the last value. */
-async function eventually<T>(
-  read: () => Promise<T> | T,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-  show: (value: T) => unknown = (value) => value,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`Still not there after ${timeoutMs} ms: ${JSON.stringify(show(value))}`);
-    }
-    await delay(20);
-  }
-}
-
 /** A webhook endpoint subscribed to every event; answers its id and secret. */
 async function addEndpoint(
   service: ServiceProcess,
@@ -388,7 +380,7 @@ describe('Webhooks: two instances claim from one outbox', () => {
       (await Promise.all(endpoints.map((endpoint) => deliveriesOf(a, endpoint.id)))).flatMap(
         (log) => log.filter((delivery) => delivery.status !== 'delivered'),
       );
-    await eventually(
+    await eventuallyWithin(
       pending,
       (left) => left.length === 0,
       30_000,
@@ -464,7 +456,7 @@ describe('Webhooks: kill -9 while deliveries are in flight', () => {
     const total = CLIENTS + 1;
 
     // Mid-way: a quarter of the deliveries made, the runner's lanes waiting on answers.
-    await eventually(
+    await eventuallyWithin(
       () => receiver.received.length,
       (count) => count >= total / 4,
     );
@@ -491,7 +483,7 @@ describe('Webhooks: kill -9 while deliveries are in flight', () => {
     const restarted = service;
     const deliveries = () => deliveriesOf(restarted, endpoint.id);
     // The new process delivers everything else, and leaves the killed claims to their lease.
-    await eventually(
+    await eventuallyWithin(
       deliveries,
       (log) =>
         log.length === total &&
@@ -521,7 +513,7 @@ describe('Webhooks: kill -9 while deliveries are in flight', () => {
     );
     expect(expired).toBe(stranded.length);
 
-    const log = await eventually(
+    const log = await eventuallyWithin(
       deliveries,
       (rows) => rows.length === total && rows.every((delivery) => delivery.status === 'delivered'),
       20_000,

@@ -1,5 +1,5 @@
+import { eventually } from './setup/eventually';
 import { createHash, randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Response } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { WebhookDto, WebhookWithSecretDto } from '../src/webhooks/dto/webhook-response.dto';
@@ -80,20 +80,6 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const FAST = { WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOX_POLL_MS: '20' };
 
 /** Reads until `done` holds, at most `timeoutMs`; fails with the last value read. */
-async function eventually<T>(
-  read: () => Promise<T> | T,
-  done: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Still not there: ${JSON.stringify(value)}`);
-    await delay(20);
-  }
-}
-
 /** Every secret, signature and receiver path a test used: none may reach the logs. */
 class Secrets {
   readonly secrets = new Set<string>();
