@@ -468,9 +468,13 @@ function wrongTypes(kind: Kind, context: FieldContext): Array<fc.Arbitrary<Label
     found.push(fc.constantFrom(true, false).map((value) => labeled(`boolean ${value}`, value)));
   }
   if (kind.type === 'text' || kind.type === 'array') {
+    // An id is a numeric input (CONTRACT.md, Transport): a whole JSON number of 0 or more
+    // reads as its digits, so only negative and fractional numbers are wrong for it.
+    const isId = kind.type === 'text' && kind.schema.pattern === '^[0-9]+$';
     found.push(
       fc
         .oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))
+        .filter((value) => !isId || !(Number.isSafeInteger(value) && value >= 0))
         .map((value) => labeled(`number ${value}`, value)),
       fc
         .constantFrom('1e400', '9'.repeat(400))
