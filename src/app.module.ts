@@ -18,6 +18,8 @@ import { EventsModule } from './events/events.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { ActorInterceptor } from './http/auth/actor.interceptor';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ReportsModule } from './reports/reports.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HealthModule } from './health/health.module';
@@ -34,6 +36,7 @@ const API_MODULES = [
   ExpensesModule,
   EventsModule,
   WebhooksModule,
+  ReportsModule,
 ];
 
 @Module({
@@ -47,6 +50,7 @@ const API_MODULES = [
     DeliveryModule,
     RateLimitModule,
     IdempotencyModule,
+    RemindersModule,
     ...API_MODULES,
     RouterModule.register([{ path: 'v1', children: API_MODULES }]),
     // Outside /v1: /health, /health/ready, /metrics.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FindOptionsWhere } from 'typeorm';
+import { FindOptionsWhere, In } from 'typeorm';
 import { contains, ListQueryDto } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
@@ -36,6 +36,14 @@ export class ClientsRepository {
   }
 
   /** Inserts the row; its id is set on it. */
+  /** The names of these clients, archived ones included. */
+  namesOf(ids: number[]): Promise<Array<Pick<Client, 'id' | 'names'>>> {
+    return this.database.manager.find(Client, {
+      select: { id: true, names: true },
+      where: { id: In(ids) },
+    });
+  }
+
   async insert(client: Client): Promise<void> {
     await this.database.manager.insert(Client, client);
   }

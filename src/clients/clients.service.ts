@@ -17,7 +17,12 @@ export interface DocumentClient {
   names: string;
   phone: string;
   address: string;
+  /** Where reminders go; '' when none was given. */
+  email: string;
 }
+
+/** Ids per statement when names are read for a report. */
+const NAMES_PER_READ = 1000;
 
 @Injectable()
 export class ClientsService {
@@ -35,6 +40,18 @@ export class ClientsService {
   }
 
   /** One live client, or 404. */
+  /** Each client's current name by id, archived clients included (for reports). */
+  async namesOf(ids: number[]): Promise<Map<number, string>> {
+    const names = new Map<number, string>();
+    for (let start = 0; start < ids.length; start += NAMES_PER_READ) {
+      const rows = await this.database.read(() =>
+        this.clients.namesOf(ids.slice(start, start + NAMES_PER_READ)),
+      );
+      for (const row of rows) names.set(row.id, row.names);
+    }
+    return names;
+  }
+
   get(id: number): Promise<ClientDto> {
     return this.database.read(async () => toDetail(await this.liveClient(id)));
   }
@@ -54,7 +71,13 @@ export class ClientsService {
       includeArchived: options.allowArchived,
     });
     if (!client) return null;
-    return { id: client.id, names: client.names, phone: client.phone, address: client.address };
+    return {
+      id: client.id,
+      names: client.names,
+      phone: client.phone,
+      address: client.address,
+      email: client.email,
+    };
   }
 
   create(input: CreateClientDto): Promise<ClientWriteResponseDto> {

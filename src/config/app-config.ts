@@ -175,6 +175,22 @@ export class AppConfig {
    * The wait after each failed webhook attempt; when they are spent the delivery is failed.
    * Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about three days.
    */
+  /**
+   * The reminder steps, days relative to the due date, ascending and each once; empty (the
+   * default) sends no reminders. Each is within ±365 days.
+   */
+  get reminderDays(): number[] {
+    const given = this.read('REMINDER_DAYS');
+    if (given === undefined) return [];
+    const days = given.split(',').map((day) => Number(day.trim()));
+    return [...new Set(days)].sort((a, b) => a - b);
+  }
+
+  /** How often an instance with reminders on looks for steps to send. */
+  get reminderScanMs(): number {
+    return this.read('REMINDER_SCAN_MS') ?? 60_000;
+  }
+
   get webhookRetryDelaysMs(): number[] {
     const given = this.read('WEBHOOK_RETRY_DELAYS_MS');
     if (given === undefined) return DEFAULT_WEBHOOK_RETRY_DELAYS_MS;

@@ -215,6 +215,19 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(10_000_000_000)
   WEBHOOK_DISABLE_AFTER_MS?: number;
+
+  @IsOptional()
+  @Matches(/^\s*[-+]?\d{1,3}\s*(,\s*[-+]?\d{1,3}\s*){0,29}$/, {
+    message: 'REMINDER_DAYS must be up to 30 comma-separated whole days, e.g. -3,1,7,14',
+  })
+  REMINDER_DAYS?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(86_400_000)
+  REMINDER_SCAN_MS?: number;
 }
 
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */
@@ -226,6 +239,9 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
   const messages = errors.flatMap((error) => Object.values(error.constraints ?? {}));
   if (env.DEFAULT_CURRENCY !== undefined && !isCurrencyCode(env.DEFAULT_CURRENCY)) {
     messages.push('DEFAULT_CURRENCY must be an active ISO 4217 code');
+  }
+  if (env.REMINDER_DAYS?.split(',').some((day) => Math.abs(Number(day.trim())) > 365)) {
+    messages.push('REMINDER_DAYS must be days from -365 to 365');
   }
   const full = splitKeys(env.API_KEYS);
   const readOnly = splitKeys(env.API_KEYS_READONLY);

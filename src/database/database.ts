@@ -54,7 +54,7 @@ export class Database {
   private readonly holdingQueue = new AsyncLocalStorage<true>();
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly host: TransactionHost<TransactionalAdapterTypeOrm>,
     config: AppConfig,
   ) {
@@ -109,6 +109,23 @@ export class Database {
     }
   }
 
+  /**
+   * Hands `onRow` each row of one statement, in order, without holding them all: on SQLite the
+   * statement is stepped row by row (better-sqlite3's iterate, within the queue, so it sees one
+   * state of the data); on MySQL/MariaDB the rows arrive as one answer, so use it there for
+   * statements the database has already grouped. Call it within `read`.
+   */
+  async forEachRow<R>(sql: string, parameters: unknown[], onRow: (row: R) => void): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      const connection = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle })
+        .databaseConnection;
+      for (const row of connection.prepare(sql).iterate(...parameters)) onRow(row as R);
+      return;
+    }
+    const rows: R[] = await this.manager.query(sql, parameters);
+    for (const row of rows) onRow(row);
+  }
+
   /** SQLite: waits for the queue, unless this async context already holds it. */
   private inQueue<T>(work: () => Promise<T>): Promise<T> {
     if (this.queue === null || this.holdingQueue.getStore()) return work();
@@ -127,6 +144,11 @@ export class Database {
   get lockForShare(): { mode: 'pessimistic_read' } | undefined {
     return this.dialect === 'mysql' ? { mode: 'pessimistic_read' } : undefined;
   }
+}
+
+/** What forEachRow uses of a better-sqlite3 connection. */
+interface SqliteHandle {
+  prepare(sql: string): { iterate(...parameters: unknown[]): IterableIterator<unknown> };
 }
 
 /** A deadlock or a lock wait timeout: the transaction was rolled back and may run again. */

@@ -23,7 +23,10 @@ export function composeDocumentMail(
   const title = `${capitalised(name)} ${view.number}`;
   const rows = summaryRows(view);
   const greeting = view.customer.name ? `Dear ${view.customer.name},` : 'Hello,';
-  const intro = `Please find attached ${name} ${view.number} from ${issuer.name}.`;
+  const intro =
+    view.reminder === undefined
+      ? `Please find attached ${name} ${view.number} from ${issuer.name}.`
+      : reminderText(view, view.reminder.daysOverdue);
   const signature = [issuer.name, issuer.address, issuer.email].filter((line) => line !== '');
   const labelWidth = Math.max(...rows.map(([label]) => label.length)) + 1;
   const text = [
@@ -55,13 +58,26 @@ export function composeDocumentMail(
     from: envelope.from,
     to: envelope.to,
     messageId: envelope.messageId,
-    subject: oneLine(`${title} from ${issuer.name}`),
+    subject: oneLine(`${view.reminder ? 'Reminder: ' : ''}${title} from ${issuer.name}`),
     text,
     html,
     attachments: [
       { filename: `${fileNameOf(view.number)}.pdf`, content: pdf, contentType: 'application/pdf' },
     ],
   };
+}
+
+/** What a reminder says: how late the invoice is, and what is still owed. */
+function reminderText(view: DocumentView, daysOverdue: number): string {
+  const owed = `${view.balanceDue ?? view.total} ${view.currency}`;
+  const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
+  const when =
+    daysOverdue > 0
+      ? `is ${days(daysOverdue)} overdue (due ${view.dueDate})`
+      : daysOverdue === 0
+        ? 'is due today'
+        : `is due in ${days(-daysOverdue)}, on ${view.dueDate}`;
+  return `A reminder: invoice ${view.number} ${when}. ${owed} is still owed. The invoice is attached.`;
 }
 
 /** Label and value of each summary line, as both bodies show them. */

@@ -9,6 +9,7 @@ import {
   DocumentRecord,
   DocumentSendLogRecord,
   PricedDocumentRecord,
+  SendKind,
 } from './entities/document-columns';
 
 /** What tells one kind of document's tables from another's. */
@@ -97,10 +98,19 @@ export abstract class DocumentRepository<
   }
 
   /** Appends to the document's send log; the entry's id is set on it. */
-  async insertSendLogEntry(documentId: number, fields: SendLogFields): Promise<S> {
-    const entry = Object.assign(new this.tables.sendLogEntry(), fields, {
-      [this.tables.sendLogParentKey]: documentId,
-    });
+  async insertSendLogEntry(
+    documentId: number,
+    fields: SendLogFields,
+    kind: SendKind = 'document',
+  ): Promise<S> {
+    const entry = Object.assign(
+      new this.tables.sendLogEntry(),
+      fields,
+      { kind },
+      {
+        [this.tables.sendLogParentKey]: documentId,
+      },
+    );
     await this.database.manager.insert(this.sendLogEntries, entry);
     return entry;
   }

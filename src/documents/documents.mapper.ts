@@ -79,6 +79,7 @@ export function toSendLogEntry(
     date: formatTimestamp(entry.sentAt),
     delivery: deliveryState(delivery),
     attempts: delivery?.attempts ?? 0,
+    kind: entry.kind,
   };
 }
 

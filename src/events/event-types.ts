@@ -20,6 +20,7 @@ export const EVENT_TYPES = [
   'invoice.marked_not_paid',
   'invoice.delivery_sent',
   'invoice.delivery_failed',
+  'invoice.reminder_sent',
   'estimate.created',
   'estimate.updated',
   'estimate.deleted',

@@ -25,6 +25,16 @@ export interface JobKind<T extends QueueRow> {
 }
 
 /**
+ * Work an instance does by itself every so often (looking for reminders to send). Each run is
+ * awaited before the next wait begins; `run` stops early when `stop` aborts.
+ */
+export interface PeriodicJob {
+  readonly name: string;
+  readonly everyMs: number;
+  run(stop: AbortSignal): Promise<void>;
+}
+
+/**
  * The one claim-and-retry runner of every outbox. Each kind has a loop of its own that keeps
  * up to `concurrency` jobs running, outside any transaction: it claims as many due rows as
  * there are free places, again as soon as half of them are free, and otherwise looks every
@@ -36,6 +46,7 @@ export interface JobKind<T extends QueueRow> {
 export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Jobs');
   private readonly kinds: JobKind<QueueRow>[] = [];
+  private readonly periodic: PeriodicJob[] = [];
   /** Aborted when a stop has waited long enough: the jobs still running are cut off. */
   private readonly cutOff = new AbortController();
   /** Aborted at stop: wakes the loops from their poll wait. */
@@ -49,12 +60,20 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     this.kinds.push(kind);
   }
 
+  /** Each periodic job registers once, at start-up. */
+  registerPeriodic(job: PeriodicJob): void {
+    this.periodic.push(job);
+  }
+
   onApplicationBootstrap(): void {
     if (this.config.outboxPollMs === 0) {
       this.logger.log('OUTBOX_POLL_MS=0: this instance delivers nothing; another one must');
       return;
     }
-    this.loops = this.kinds.map((kind) => this.loop(kind));
+    this.loops = [
+      ...this.kinds.map((kind) => this.loop(kind)),
+      ...this.periodic.map((job) => this.every(job)),
+    ];
   }
 
   /**
@@ -108,6 +127,28 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     await Promise.all(running);
+  }
+
+  /** Runs `job` one interval after start-up and then one interval after each run ends. */
+  private async every(job: PeriodicJob): Promise<void> {
+    let failing = false;
+    for (;;) {
+      await this.pause(job.everyMs);
+      if (this.stop.signal.aborted) return;
+      try {
+        await job.run(this.stop.signal);
+        if (failing) this.logger.log(`${job.name}: runs again`);
+        failing = false;
+      } catch (error) {
+        if (!failing) {
+          this.logger.warn(
+            { job: job.name, error: describeUnexpectedError(error) },
+            'A periodic job failed; it runs again at its next interval',
+          );
+        }
+        failing = true;
+      }
+    }
   }
 
   /** Waits `ms`, or less when the runner stops. Never keeps the process alive by itself. */

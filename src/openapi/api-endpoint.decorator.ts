@@ -146,6 +146,8 @@ export interface EndpointDoc {
   /** The `{id}` path segment names this. */
   pathId?: string;
   errors?: OperationErrors;
+  /** Also answers CSV (`format=csv`): a report. */
+  csv?: string;
 }
 
 /**
@@ -155,7 +157,7 @@ export interface EndpointDoc {
 export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const decorators = [
     ApiOperation({ summary: doc.summary, description: doc.description }),
-    ...successResponse(doc.success),
+    ...successResponse(doc.success, doc.csv),
     ...(Object.entries(doc.errors ?? {}) as Array<[string, string]>).map(([status, text]) =>
       errorResponse(+status, text),
     ),
@@ -174,16 +176,22 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   return applyDecorators(...decorators);
 }
 
-function successResponse(success: Type<unknown> | FileSuccess): MethodDecorator[] {
+function successResponse(success: Type<unknown> | FileSuccess, csv?: string): MethodDecorator[] {
   if (typeof success === 'function') {
+    const schema = {
+      allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(success) }],
+    };
     return [
       ApiExtraModels(SuccessEnvelopeDto, success),
-      ApiOkResponse({
-        description: 'Success',
-        schema: {
-          allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(success) }],
-        },
-      }),
+      csv === undefined
+        ? ApiOkResponse({ description: 'Success', schema })
+        : ApiOkResponse({
+            description: `Success: JSON, or with format=csv ${csv}`,
+            content: {
+              'application/json': { schema },
+              'text/csv': { schema: { type: 'string' } },
+            },
+          }),
     ];
   }
   return [

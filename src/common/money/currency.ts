@@ -24,3 +24,10 @@ export function minorUnits(code: string): number {
   if (digits === undefined) throw new Error(`Unknown currency ${code}`);
   return digits;
 }
+
+/** Each count of minor digits with the currencies that have it (2: USD, EUR, …; 0: JPY, …). */
+export function currenciesByMinorUnits(): Map<number, string[]> {
+  const groups = new Map<number, string[]>();
+  for (const [code, digits] of MINOR_UNITS) groups.set(digits, [...(groups.get(digits) ?? []), code]);
+  return groups;
+}

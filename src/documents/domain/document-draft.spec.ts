@@ -4,7 +4,13 @@ import { DocumentRecord } from '../entities/document-columns';
 import { DocumentFields, draftColumns, draftDocument, ExistingDocument } from './document-draft';
 
 const d = (value: string) => new Decimal(value);
-const client = { id: 7, names: 'Ada Lovelace', phone: '+44 1', address: '1 Analytical Way' };
+const client = {
+  id: 7,
+  names: 'Ada Lovelace',
+  phone: '+44 1',
+  address: '1 Analytical Way',
+  email: '',
+};
 const defaults = { currency: 'USD', today: '2026-03-01' };
 const item = (quantity: string, rate: string) => ({
   description: 'Work',

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SEND_KINDS, SendKind } from '../entities/document-columns';
 import { DELIVERY_STATES, DeliveryState } from '../../delivery/entities/outbox-message.entity';
 import {
   EnumProperty,
@@ -28,4 +29,10 @@ export class SendLogEntryDto {
     description: 'Delivery attempts begun so far, the one in progress included',
   })
   attempts: number;
+
+  @EnumProperty(
+    SEND_KINDS,
+    'What sent it: `document` (a send through the API) or `reminder` (REMINDER_DAYS)',
+  )
+  kind: SendKind;
 }

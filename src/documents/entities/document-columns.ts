@@ -109,4 +109,11 @@ export abstract class DocumentSendLogRecord {
 
   @TimestampColumn('sent_at')
   sentAt: Date;
+
+  /** What sent it: the API (`document`) or the service's reminders (`reminder`). */
+  @TextColumn({ length: 16 })
+  kind: SendKind;
 }
+
+export const SEND_KINDS = ['document', 'reminder'] as const;
+export type SendKind = (typeof SEND_KINDS)[number];

@@ -13,12 +13,12 @@ import { DocumentView, DocumentViewLine, Issuer } from './document-view';
 export const PDF_MEDIA_TYPE = 'application/pdf';
 
 /** DejaVu Sans covers Latin, Greek and Cyrillic; read once, from the npm package, at load. */
-const FONT_FILES = {
+export const FONT_FILES = {
   regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
   bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
 };
-const REGULAR = 'DejaVuSans';
-const BOLD = 'DejaVuSans-Bold';
+export const REGULAR = 'DejaVuSans';
+export const BOLD = 'DejaVuSans-Bold';
 
 /** Points (1/72 in). A4 is 595.28 × 841.89. */
 const PAGE_MARGIN = 50;
@@ -407,7 +407,7 @@ function drawFooters(pdf: PDFKit.PDFDocument, view: DocumentView): void {
  * Text as stored may hold control characters (NUL is kept as given): they have no glyph, so
  * each becomes a space; line breaks stay line breaks.
  */
-function printable(text: string): string {
+export function printable(text: string): string {
   return (
     text
       .replace(/\r\n?/g, '\n')

@@ -55,6 +55,8 @@ export interface DocumentView {
   /** Invoices only: total − amount paid. */
   balanceDue?: string;
   note: string;
+  /** A reminder (REMINDER_DAYS): the days past the due date on the day it was sent (< 0: before it). */
+  reminder?: { daysOverdue: number };
 }
 
 /** The issuer block, from the COMPANY_* settings. */

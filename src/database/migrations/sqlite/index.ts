@@ -5,6 +5,7 @@ import { DocumentOutbox1764100000000 } from './1764100000000-document-outbox';
 import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Corrections1764400000000 } from './1764400000000-corrections';
 import { EventsAndWebhooks1764500000000 } from './1764500000000-events-and-webhooks';
+import { Receivables1764600000000 } from './1764600000000-receivables';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const SQLITE_MIGRATIONS = [
   IdempotencyKeys1764300000000,
   Corrections1764400000000,
   EventsAndWebhooks1764500000000,
+  Receivables1764600000000,
 ];

@@ -1,0 +1,25 @@
+import { agingBucket, daysBetween } from './aging';
+
+describe('aging buckets', () => {
+  it.each([
+    [-5, 'current'],
+    [0, 'current'],
+    [1, '1-30'],
+    [30, '1-30'],
+    [31, '31-60'],
+    [60, '31-60'],
+    [61, '61-90'],
+    [90, '61-90'],
+    [91, 'over_90'],
+  ])('%i days past due is %s', (days, bucket) => {
+    expect(agingBucket(days)).toBe(bucket);
+  });
+
+  it('counts calendar days across months, leap days and years', () => {
+    expect(daysBetween('2026-02-28', '2026-03-01')).toBe(1);
+    expect(daysBetween('2024-02-28', '2024-03-01')).toBe(2);
+    expect(daysBetween('2025-12-31', '2026-01-01')).toBe(1);
+    expect(daysBetween('2026-03-01', '2026-02-28')).toBe(-1);
+    expect(daysBetween('0001-01-01', '0001-01-02')).toBe(1);
+  });
+});

@@ -1,0 +1,438 @@
+import PDFDocument from 'pdfkit';
+import { BOLD, FONT_FILES, printable, REGULAR } from '../../documents/pdf/document-pdf.renderer';
+import { Issuer } from '../../documents/pdf/document-view';
+
+/*
+ * A client's statement of account on A4, drawn like the printed documents
+ * (src/documents/pdf/document-pdf.renderer.ts: the same fonts, read once there, the same sizes,
+ * colours and table): the title; the issuer beside the period; the client; then per currency
+ * the opening balance, the lines with their running balance and the closing balance; a footer
+ * on every page. Blocks are drawn in reading order, which is the order a PDF reader extracts the
+ * text in. A table row is measured before it is drawn, and one that does not fit starts a new
+ * page that repeats the table header, so pdfkit never splits a row across pages by itself.
+ * Every amount arrives formatted: nothing here does arithmetic on money.
+ */
+
+export type StatementLineType = 'invoice' | 'payment' | 'refund' | 'credit_note';
+
+/** One line of a currency's section, every amount already in its printed form. */
+export interface StatementViewLine {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  type: StatementLineType;
+  reference: string;
+  invoiceNo: string;
+  /** The currency's minor digits, signed: payments and credit notes are negative. */
+  amount: string;
+  /** The running balance after this line. */
+  balance: string;
+}
+
+/** A statement as the PDF shows it: plain data, no database, no arithmetic. */
+export interface StatementView {
+  client: { id: string; names: string; email: string; address: string };
+  /** `''` when not given: the statement starts at the client's first document. */
+  from: string;
+  to: string;
+  currencies: Array<{
+    currency: string;
+    /** Already formatted with the currency's minor digits. */
+    openingBalance: string;
+    lines: StatementViewLine[];
+    closingBalance: string;
+  }>;
+}
+
+type StatementCurrency = StatementView['currencies'][number];
+
+const TITLE = 'Statement of account';
+
+/** As the document renderer: points (1/72 in); A4 is 595.28 × 841.89. */
+const PAGE_MARGIN = 50;
+/** The footer's top, from the bottom edge of the page (inside the bottom margin). */
+const FOOTER_FROM_BOTTOM = 30;
+const TYPE_SIZE = { title: 22, issuer: 12, body: 10, table: 9, footer: 8 };
+const LINE_GAP = 1;
+const BLOCK_GAP = 18;
+const COLOR = { text: '#1a1a1a', muted: '#666666', rule: '#c8c8c8', headerFill: '#eeeeee' };
+const RULE_WIDTH = 0.5;
+
+/** Issuer on the left, the period on the right, as shares of the content width. */
+const PERIOD_SHARE = 0.42;
+
+/**
+ * The line table: fixed widths for the date, the type, the invoice number and the amounts (the
+ * widest amount, `-12345678901.23`, fits on one line); the reference takes the rest.
+ */
+const CELL_PADDING = { x: 4, y: 4 };
+const COLUMN_WIDTHS = { date: 64, type: 62, invoiceNo: 80, amount: 92, balance: 92 };
+
+/** The opening and closing balances sit right-aligned: a label, then amount and currency. */
+const BALANCE_LABEL_WIDTH = 130;
+const BALANCE_VALUE_WIDTH = 150;
+const BALANCE_ROW_GAP = 4;
+
+const TYPE_LABELS: Record<StatementLineType, string> = {
+  invoice: 'Invoice',
+  payment: 'Payment',
+  refund: 'Refund',
+  credit_note: 'Credit note',
+};
+
+interface Box {
+  x: number;
+  width: number;
+}
+
+interface TableColumn extends Box {
+  label: string;
+  align: 'left' | 'right';
+  text: (line: StatementViewLine) => string;
+}
+
+interface TextLine {
+  text: string;
+  bold?: boolean;
+  muted?: boolean;
+  size?: number;
+  align?: 'left' | 'right';
+}
+
+/** Renders the statement as an A4 PDF and resolves with its bytes. */
+export function renderStatementPdf(view: StatementView, issuer: Issuer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const pdf = createPdf(view, issuer);
+    const chunks: Buffer[] = [];
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+    drawStatement(pdf, view, issuer);
+    pdf.end();
+  });
+}
+
+function drawStatement(pdf: PDFKit.PDFDocument, view: StatementView, issuer: Issuer): void {
+  drawTitle(pdf);
+  drawIssuerAndPeriod(pdf, view, issuer);
+  drawClient(pdf, view);
+  for (const section of view.currencies) drawCurrency(pdf, section);
+  drawFooters(pdf, view);
+}
+
+/**
+ * Pages are buffered so that the footer can say "page 1 of 3". The creation date is the end of
+ * the period, so the same statement always gives the same bytes (pdfkit derives the file id
+ * from it).
+ */
+function createPdf(view: StatementView, issuer: Issuer): PDFKit.PDFDocument {
+  const created = new Date(`${view.to}T00:00:00Z`);
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: PAGE_MARGIN,
+    bufferPages: true,
+    displayTitle: true,
+    info: {
+      Title: `${TITLE} ${oneLine(view.client.names)}`.trim(),
+      Author: issuer.name,
+      Creator: issuer.name,
+      ...(Number.isNaN(created.getTime()) ? {} : { CreationDate: created }),
+    },
+  });
+  pdf.registerFont(REGULAR, FONT_FILES.regular);
+  pdf.registerFont(BOLD, FONT_FILES.bold);
+  pdf.font(REGULAR).fontSize(TYPE_SIZE.body).fillColor(COLOR.text).lineGap(LINE_GAP);
+  return pdf;
+}
+
+/** The content area of a page (every page has the same size and margins). */
+function contentBox(pdf: PDFKit.PDFDocument): Box & { bottom: number } {
+  const { width, height, margins } = pdf.page;
+  return {
+    x: margins.left,
+    width: width - margins.left - margins.right,
+    bottom: height - margins.bottom,
+  };
+}
+
+function drawTitle(pdf: PDFKit.PDFDocument): void {
+  const content = contentBox(pdf);
+  pdf.font(BOLD).fontSize(TYPE_SIZE.title);
+  pdf.text(TITLE.toUpperCase(), content.x, pdf.y, { width: content.width });
+  pdf.moveDown(0.5);
+}
+
+/** "From 2026-01-01 to 2026-11-25", or "Up to 2026-11-25" when the statement has no start. */
+function period(view: StatementView): string {
+  const from = printable(view.from);
+  const to = printable(view.to);
+  return from === '' ? `Up to ${to}` : `From ${from} to ${to}`;
+}
+
+/** The issuer on the left; the period beside it on the right. */
+function drawIssuerAndPeriod(pdf: PDFKit.PDFDocument, view: StatementView, issuer: Issuer): void {
+  const content = contentBox(pdf);
+  const top = pdf.y;
+  const periodWidth = content.width * PERIOD_SHARE;
+  const issuerBox = { x: content.x, width: content.width - periodWidth - BLOCK_GAP };
+  const issuerBottom = drawLines(pdf, issuerBox, top, [
+    { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
+    { text: issuer.address },
+    { text: issuer.email },
+    { text: issuer.taxId && `Tax ID: ${issuer.taxId}` },
+  ]);
+  const periodBox = { x: content.x + content.width - periodWidth, width: periodWidth };
+  const periodBottom = drawLines(pdf, periodBox, top, [
+    { text: 'Period', muted: true, align: 'right' },
+    { text: period(view), bold: true, align: 'right' },
+  ]);
+  pdf.y = Math.max(issuerBottom, periodBottom) + BLOCK_GAP;
+}
+
+function drawClient(pdf: PDFKit.PDFDocument, view: StatementView): void {
+  const content = contentBox(pdf);
+  const { names, address, email } = view.client;
+  const bottom = drawLines(pdf, content, pdf.y, [
+    { text: 'Statement for', muted: true },
+    { text: names, bold: true },
+    { text: address },
+    { text: email },
+  ]);
+  pdf.y = bottom + BLOCK_GAP;
+}
+
+/** Stacks the non-empty lines in a box from `y`; answers the y under the last one. */
+function drawLines(pdf: PDFKit.PDFDocument, box: Box, y: number, lines: TextLine[]): number {
+  for (const line of lines) {
+    const text = printable(line.text);
+    if (text === '') continue;
+    pdf
+      .font(line.bold ? BOLD : REGULAR)
+      .fontSize(line.size ?? TYPE_SIZE.body)
+      .fillColor(line.muted ? COLOR.muted : COLOR.text);
+    pdf.text(text, box.x, y, { width: box.width, align: line.align ?? 'left' });
+    y = pdf.y;
+  }
+  pdf.fillColor(COLOR.text);
+  return y;
+}
+
+/**
+ * One currency: its code, the opening balance, the lines, the closing balance. The code, the
+ * opening balance, the table header and the first row start on one page.
+ */
+function drawCurrency(pdf: PDFKit.PDFDocument, section: StatementCurrency): void {
+  const content = contentBox(pdf);
+  const columns = tableColumns(pdf);
+  const first = section.lines[0];
+  pdf.font(BOLD).fontSize(TYPE_SIZE.issuer);
+  const headingHeight = pdf.currentLineHeight(true);
+  startPageIfShort(
+    pdf,
+    headingHeight +
+      balanceHeight(pdf) +
+      headerHeight(pdf, columns) +
+      (first ? rowHeight(pdf, columns, first) : emptyHeight(pdf)),
+  );
+  pdf.font(BOLD).fontSize(TYPE_SIZE.issuer);
+  pdf.text(printable(section.currency), content.x, pdf.y, { width: content.width });
+  pdf.y += BALANCE_ROW_GAP;
+  drawBalance(pdf, 'Opening balance', money(section, section.openingBalance), false);
+  drawLineTable(pdf, columns, section.lines);
+  startPageIfShort(pdf, balanceHeight(pdf) + BALANCE_ROW_GAP);
+  drawBalance(pdf, 'Closing balance', money(section, section.closingBalance), true);
+  pdf.y += BLOCK_GAP;
+}
+
+function money(section: StatementCurrency, amount: string): string {
+  return `${printable(amount)} ${printable(section.currency)}`;
+}
+
+/** Starts a new page unless `height` still fits above the bottom margin; answers whether. */
+function startPageIfShort(pdf: PDFKit.PDFDocument, height: number): boolean {
+  if (pdf.y + height <= contentBox(pdf).bottom) return false;
+  pdf.addPage();
+  return true;
+}
+
+function balanceHeight(pdf: PDFKit.PDFDocument): number {
+  pdf.font(BOLD).fontSize(TYPE_SIZE.body);
+  return pdf.currentLineHeight(true) + BALANCE_ROW_GAP;
+}
+
+/** A balance right-aligned on the content: label, then amount and currency; strong is bold. */
+function drawBalance(pdf: PDFKit.PDFDocument, label: string, value: string, strong: boolean) {
+  const content = contentBox(pdf);
+  const right = content.x + content.width;
+  const labelBox = {
+    x: right - BALANCE_VALUE_WIDTH - BALANCE_LABEL_WIDTH,
+    width: BALANCE_LABEL_WIDTH,
+  };
+  const valueBox = { x: right - BALANCE_VALUE_WIDTH, width: BALANCE_VALUE_WIDTH };
+  if (strong) drawRule(pdf, labelBox.x, right, pdf.y - BALANCE_ROW_GAP / 2);
+  const top = pdf.y;
+  pdf
+    .font(strong ? BOLD : REGULAR)
+    .fontSize(TYPE_SIZE.body)
+    .fillColor(COLOR.text);
+  pdf.text(label, labelBox.x, top, { width: labelBox.width - CELL_PADDING.x, align: 'right' });
+  const labelBottom = pdf.y;
+  pdf.text(value, valueBox.x, top, { width: valueBox.width - CELL_PADDING.x, align: 'right' });
+  pdf.y = Math.max(labelBottom, pdf.y) + BALANCE_ROW_GAP;
+}
+
+function tableColumns(pdf: PDFKit.PDFDocument): TableColumn[] {
+  const content = contentBox(pdf);
+  const { date, type, invoiceNo, amount, balance } = COLUMN_WIDTHS;
+  const reference = content.width - date - type - invoiceNo - amount - balance;
+  const columns: Array<Omit<TableColumn, 'x'>> = [
+    { label: 'Date', width: date, align: 'left', text: (line) => line.date },
+    {
+      label: 'Type',
+      width: type,
+      align: 'left',
+      text: (line) => TYPE_LABELS[line.type] ?? String(line.type),
+    },
+    { label: 'Reference', width: reference, align: 'left', text: (line) => line.reference },
+    { label: 'Invoice', width: invoiceNo, align: 'left', text: (line) => line.invoiceNo },
+    { label: 'Amount', width: amount, align: 'right', text: (line) => line.amount },
+    { label: 'Balance', width: balance, align: 'right', text: (line) => line.balance },
+  ];
+  let x = content.x;
+  return columns.map((column) => {
+    const placed = { ...column, x };
+    x += column.width;
+    return placed;
+  });
+}
+
+/** Rows in order; a row that does not fit starts a new page, which repeats the header. */
+function drawLineTable(
+  pdf: PDFKit.PDFDocument,
+  columns: TableColumn[],
+  lines: StatementViewLine[],
+): void {
+  drawTableHeader(pdf, columns);
+  if (lines.length === 0) {
+    const content = contentBox(pdf);
+    pdf.font(REGULAR).fontSize(TYPE_SIZE.table).fillColor(COLOR.muted);
+    pdf.text(
+      'No transactions in this period.',
+      content.x + CELL_PADDING.x,
+      pdf.y + CELL_PADDING.y,
+      {
+        width: content.width - 2 * CELL_PADDING.x,
+      },
+    );
+    pdf.fillColor(COLOR.text);
+    pdf.y += CELL_PADDING.y;
+  }
+  for (const line of lines) {
+    if (startPageIfShort(pdf, rowHeight(pdf, columns, line))) drawTableHeader(pdf, columns);
+    drawTableRow(pdf, columns, line);
+  }
+  pdf.y += BLOCK_GAP / 2;
+}
+
+function cellTexts(columns: TableColumn[], line: StatementViewLine): string[] {
+  return columns.map((column) => printable(column.text(line)));
+}
+
+/** The height a row of these texts needs: its tallest cell, wrapped, plus padding. */
+function cellsHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[], texts: string[]): number {
+  const heights = columns.map((column, index) =>
+    pdf.heightOfString(texts[index] || ' ', { width: column.width - 2 * CELL_PADDING.x }),
+  );
+  return Math.max(...heights) + 2 * CELL_PADDING.y;
+}
+
+function headerHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[]): number {
+  pdf.font(BOLD).fontSize(TYPE_SIZE.table);
+  return cellsHeight(
+    pdf,
+    columns,
+    columns.map((column) => column.label),
+  );
+}
+
+function rowHeight(
+  pdf: PDFKit.PDFDocument,
+  columns: TableColumn[],
+  line: StatementViewLine,
+): number {
+  pdf.font(REGULAR).fontSize(TYPE_SIZE.table);
+  return cellsHeight(pdf, columns, cellTexts(columns, line));
+}
+
+/** The height of the note that stands for an empty table. */
+function emptyHeight(pdf: PDFKit.PDFDocument): number {
+  pdf.font(REGULAR).fontSize(TYPE_SIZE.table);
+  return pdf.currentLineHeight(true) + 2 * CELL_PADDING.y;
+}
+
+function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[]): void {
+  const height = headerHeight(pdf, columns);
+  const content = contentBox(pdf);
+  pdf.rect(content.x, pdf.y, content.width, height).fill(COLOR.headerFill);
+  pdf.fillColor(COLOR.text);
+  drawCells(
+    pdf,
+    columns,
+    columns.map((column) => column.label),
+    height,
+  );
+}
+
+function drawTableRow(pdf: PDFKit.PDFDocument, columns: TableColumn[], line: StatementViewLine) {
+  const height = rowHeight(pdf, columns, line);
+  drawCells(pdf, columns, cellTexts(columns, line), height);
+  const content = contentBox(pdf);
+  drawRule(pdf, content.x, content.x + content.width, pdf.y);
+}
+
+function drawRule(pdf: PDFKit.PDFDocument, from: number, to: number, y: number): void {
+  pdf.moveTo(from, y).lineTo(to, y).lineWidth(RULE_WIDTH).stroke(COLOR.rule);
+}
+
+/** Each cell top-aligned in its column, wrapped to its width; moves y under the row. */
+function drawCells(
+  pdf: PDFKit.PDFDocument,
+  columns: TableColumn[],
+  texts: string[],
+  height: number,
+): void {
+  const top = pdf.y;
+  columns.forEach((column, index) => {
+    pdf.text(texts[index], column.x + CELL_PADDING.x, top + CELL_PADDING.y, {
+      width: column.width - 2 * CELL_PADDING.x,
+      align: column.align,
+    });
+  });
+  pdf.y = top + height;
+}
+
+/** "Statement of account · Acme · page 1 of 3" under every page, once every page exists. */
+function drawFooters(pdf: PDFKit.PDFDocument, view: StatementView): void {
+  const { start, count } = pdf.bufferedPageRange();
+  const names = oneLine(view.client.names);
+  const heading = names === '' ? TITLE : `${TITLE} · ${names}`;
+  for (let index = start; index < start + count; index += 1) {
+    pdf.switchToPage(index);
+    const content = contentBox(pdf);
+    const y = pdf.page.height - FOOTER_FROM_BOTTOM;
+    // Text below the bottom margin would otherwise make pdfkit start another page.
+    const bottomMargin = pdf.page.margins.bottom;
+    pdf.page.margins.bottom = 0;
+    pdf.font(REGULAR).fontSize(TYPE_SIZE.footer).fillColor(COLOR.muted);
+    pdf.text(`${heading} · page ${index - start + 1} of ${count}`, content.x, y, {
+      width: content.width,
+      align: 'center',
+      lineBreak: false,
+    });
+    pdf.page.margins.bottom = bottomMargin;
+  }
+}
+
+/** Printable text on one line: for the footer and the file's title. */
+function oneLine(text: string): string {
+  return printable(text).replace(/\s+/g, ' ');
+}

@@ -1,0 +1,380 @@
+import { Injectable } from '@nestjs/common';
+import { currenciesByMinorUnits, minorUnits } from '../common/money/currency';
+import { Decimal, ZERO } from '../common/money/decimal';
+import { Database } from '../database/database';
+import { AgingBucket, agingBucket, agingBucketSql, daysBetween } from './domain/aging';
+
+/*
+ * The reports' reads. Each answers "facts": amounts keyed by what the report groups by. On
+ * MySQL/MariaDB the database groups and sums (DECIMAL arithmetic is exact) and a fact is a
+ * group; on SQLite, which keeps decimals as text and sums in floating point, a fact is a row,
+ * stepped through one at a time and summed by the service with exact decimals, so memory stays
+ * flat however many rows there are. The service folds facts the same way in both cases.
+ *
+ * Left out everywhere: archived invoices and expenses, void invoices, and the credit notes and
+ * ledger entries of either.
+ */
+
+/** An amount owed on the aging date: one invoice (SQLite) or a group of them (MySQL). */
+export interface AgingFact {
+  currency: string;
+  clientId: number;
+  bucket: AgingBucket;
+  balance: Decimal;
+  invoices: number;
+}
+
+/** An amount of a month (`YYYY-MM`): income, credit notes' income, cash received. */
+export interface MonthFact {
+  currency: string;
+  month: string;
+  amount: Decimal;
+}
+
+export interface ExpenseFact extends MonthFact {
+  category: string;
+}
+
+/** Taxable amount and tax of invoices (sign 1) or credit notes (sign −1) at one rate. */
+export interface TaxFact {
+  currency: string;
+  taxRate: Decimal;
+  documents: number;
+  taxable: Decimal;
+  tax: Decimal;
+}
+
+export interface StatementInvoice {
+  id: number;
+  invoiceNo: string;
+  currency: string;
+  issueDate: string;
+  total: Decimal;
+}
+
+export interface StatementEntry {
+  id: number;
+  invoiceNo: string;
+  currency: string;
+  status: 'Completed' | 'Refunded' | 'Credited';
+  amount: Decimal;
+  date: string;
+  reference: string;
+  creditNoteNo: string | null;
+}
+
+export interface Period {
+  from: string;
+  to: string;
+}
+
+@Injectable()
+export class ReportsRepository {
+  constructor(private readonly database: Database) {}
+
+  private get mysql(): boolean {
+    return this.database.dialect === 'mysql';
+  }
+
+  /**
+   * Invoices with a balance on `asOf`: their `total` less the ledger entries dated on or before
+   * it. Candidates are the invoices with a balance now (one range of idx_invoices_receivable,
+   * read from the index alone) and those with an entry dated after `asOf` (by
+   * idx_invoice_payments_date), whose balance then may differ from now. An invoice marked Paid
+   * by hand while a balance remains is settled outside the ledger and left out.
+   */
+  async aging(asOf: string, onFact: (fact: AgingFact) => void): Promise<void> {
+    const candidates = `
+      SELECT i.id, i.currency, i.client_id, i.due_date, i.total, i.amount_paid, i.payment_status
+        FROM invoices i
+        WHERE i.deleted_at IS NULL AND i.open_until < '9999-12-31' AND i.issue_date <= ?
+      UNION ALL
+      SELECT i.id, i.currency, i.client_id, i.due_date, i.total, i.amount_paid, i.payment_status
+        FROM invoices i
+        WHERE i.id IN (SELECT p.invoice_id FROM invoice_payments p WHERE p.payment_date > ?)
+          AND i.deleted_at IS NULL AND i.voided_at IS NULL AND i.issue_date <= ?
+          AND (i.open_until IS NULL OR i.open_until = '9999-12-31')`;
+    if (this.mysql) {
+      const balance = 'c.total - c.amount_paid + COALESCE(l.later, 0)';
+      const sql = `
+        SELECT c.currency, c.client_id AS clientId,
+               ${agingBucketSql('DATEDIFF(?, c.due_date)')} AS bucket,
+               SUM(${balance}) AS balance, COUNT(*) AS invoices
+          FROM (${candidates}) c
+          LEFT JOIN (
+            SELECT p.invoice_id, SUM(${signedLater('p')}) AS later
+              FROM invoice_payments p WHERE p.payment_date > ? GROUP BY p.invoice_id
+          ) l ON l.invoice_id = c.id
+          WHERE ${balance} > 0
+            AND NOT (c.payment_status = 'Paid' AND c.amount_paid < c.total)
+          GROUP BY c.currency, c.client_id, bucket`;
+      // The day count is written once per bucket edge (4), then the candidates take 3, the entries 1.
+      await this.database.forEachRow<RawAging>(sql, Array<string>(8).fill(asOf), (row) => {
+        onFact({
+          currency: row.currency,
+          clientId: Number(row.clientId),
+          bucket: row.bucket,
+          balance: new Decimal(row.balance),
+          invoices: Number(row.invoices),
+        });
+      });
+      return;
+    }
+    const sql = `
+      SELECT c.currency, c.client_id AS clientId, c.due_date AS dueDate, c.total,
+             c.amount_paid AS amountPaid, c.payment_status AS paymentStatus,
+             (SELECT group_concat(${signedLater('p', " '-' || ")}, ' ')
+                FROM invoice_payments p WHERE p.invoice_id = c.id AND p.payment_date > ?) AS later
+        FROM (${candidates}) c`;
+    await this.database.forEachRow<RawSqliteAging>(sql, [asOf, asOf, asOf, asOf], (row) => {
+      const total = new Decimal(row.total);
+      const paid = new Decimal(row.amountPaid);
+      if (row.paymentStatus === 'Paid' && paid.lessThan(total)) return;
+      const later = (row.later ?? '')
+        .split(' ')
+        .filter((amount) => amount !== '')
+        .reduce((sum, amount) => sum.plus(amount), ZERO);
+      const balance = total.minus(paid).plus(later);
+      if (!balance.greaterThan(0)) return;
+      onFact({
+        currency: row.currency,
+        clientId: Number(row.clientId),
+        bucket: agingBucket(daysBetween(row.dueDate, asOf)),
+        balance,
+        invoices: 1,
+      });
+    });
+  }
+
+  /** Σ `sub_total` of invoices by issue month (idx_invoices_issued alone). */
+  invoiceIncome(period: Period, onFact: (fact: MonthFact) => void): Promise<void> {
+    return this.monthSums(
+      `SELECT i.currency, ${this.month('i.issue_date')} AS month, ${this.sum('i.sub_total')} AS amount
+         FROM invoices i
+         WHERE i.deleted_at IS NULL AND i.issue_date BETWEEN ? AND ? AND i.voided_at IS NULL
+         ${this.groupBy('i.currency, month')}`,
+      [period.from, period.to],
+      onFact,
+    );
+  }
+
+  /** Σ `sub_total` of credit notes by issue month, of live invoices that are not void. */
+  creditNoteIncome(period: Period, onFact: (fact: MonthFact) => void): Promise<void> {
+    return this.monthSums(
+      `SELECT n.currency, ${this.month('n.issue_date')} AS month, ${this.sum('n.sub_total')} AS amount
+         FROM credit_notes n JOIN invoices i ON i.id = n.invoice_id
+         WHERE n.issue_date BETWEEN ? AND ? AND i.deleted_at IS NULL AND i.voided_at IS NULL
+         ${this.groupBy('n.currency, month')}`,
+      [period.from, period.to],
+      onFact,
+    );
+  }
+
+  /**
+   * Cash received less cash returned, by month of the ledger entry, each entry without its
+   * invoice's tax (`amount × sub_total / total`, rounded half away from zero to the currency's
+   * minor digits). On MySQL the division keeps at least 12 decimals, truncated; an amount at or
+   * above a rounding midpoint (at most 5 decimals) stays at or above it, so ROUND decides as
+   * exact arithmetic does.
+   */
+  async cashIncome(period: Period, onFact: (fact: MonthFact) => void): Promise<void> {
+    const from = `FROM invoice_payments p JOIN invoices i ON i.id = p.invoice_id
+      WHERE p.payment_date BETWEEN ? AND ? AND p.status IN ('Completed', 'Refunded')
+        AND i.deleted_at IS NULL AND i.voided_at IS NULL`;
+    if (this.mysql) {
+      const net = roundedPerCurrency('i.currency', 'p.amount * i.sub_total / i.total');
+      return this.monthSums(
+        `SELECT i.currency, ${this.month('p.payment_date')} AS month,
+                SUM(CASE p.status WHEN 'Refunded' THEN -1 ELSE 1 END * ${net}) AS amount
+           ${from} GROUP BY i.currency, month`,
+        [period.from, period.to],
+        onFact,
+      );
+    }
+    await this.database.forEachRow<RawCashEntry>(
+      `SELECT i.currency, ${this.month('p.payment_date')} AS month, p.status, p.amount,
+              i.sub_total AS subTotal, i.total ${from}`,
+      [period.from, period.to],
+      (row) => {
+        const net = new Decimal(row.amount)
+          .times(row.subTotal)
+          .dividedBy(row.total)
+          .toDecimalPlaces(minorUnits(row.currency), Decimal.ROUND_HALF_UP);
+        onFact({
+          currency: row.currency,
+          month: row.month,
+          amount: row.status === 'Refunded' ? net.negated() : net,
+        });
+      },
+    );
+  }
+
+  /** Σ `amount` of expenses by month and category (idx_expenses_issued alone). */
+  async expenses(period: Period, onFact: (fact: ExpenseFact) => void): Promise<void> {
+    await this.database.forEachRow<RawExpense>(
+      `SELECT e.currency, ${this.month('e.issued_date')} AS month, e.category,
+              ${this.sum('e.amount')} AS amount
+         FROM expenses e
+         WHERE e.deleted_at IS NULL AND e.issued_date BETWEEN ? AND ?
+         ${this.groupBy('e.currency, month, e.category')}`,
+      [period.from, period.to],
+      (row) => onFact({ ...row, amount: new Decimal(row.amount) }),
+    );
+  }
+
+  /** Taxable amount and tax per currency and rate of invoices issued in the period. */
+  invoiceTax(period: Period, onFact: (fact: TaxFact) => void): Promise<void> {
+    return this.taxSums(
+      `FROM invoices d
+        WHERE d.deleted_at IS NULL AND d.issue_date BETWEEN ? AND ? AND d.voided_at IS NULL`,
+      period,
+      onFact,
+    );
+  }
+
+  /** The same of credit notes issued in the period, of live invoices that are not void. */
+  creditNoteTax(period: Period, onFact: (fact: TaxFact) => void): Promise<void> {
+    return this.taxSums(
+      `FROM credit_notes d JOIN invoices i ON i.id = d.invoice_id
+        WHERE d.issue_date BETWEEN ? AND ? AND i.deleted_at IS NULL AND i.voided_at IS NULL`,
+      period,
+      onFact,
+    );
+  }
+
+  /** The client's live invoices that are not void, issued on or before `to`. */
+  async statementInvoices(clientId: number, to: string): Promise<StatementInvoice[]> {
+    const rows: Array<Omit<StatementInvoice, 'total'> & { total: string }> =
+      await this.database.manager.query(
+        `SELECT i.id, i.invoice_no AS invoiceNo, i.currency, i.issue_date AS issueDate, i.total
+         FROM invoices i
+         WHERE i.client_id = ? AND i.deleted_at IS NULL AND i.voided_at IS NULL
+           AND i.issue_date <= ?
+         ORDER BY i.issue_date, i.id`,
+        [clientId, to],
+      );
+    return rows.map((row) => ({ ...row, id: Number(row.id), total: new Decimal(row.total) }));
+  }
+
+  /** The ledger entries of those invoices dated on or before `to`, by date and id. */
+  async statementEntries(clientId: number, to: string): Promise<StatementEntry[]> {
+    const rows: Array<Omit<StatementEntry, 'amount'> & { amount: string }> =
+      await this.database.manager.query(
+        `SELECT p.id, i.invoice_no AS invoiceNo, i.currency, p.status, p.amount,
+              p.payment_date AS date, p.reference, n.credit_note_no AS creditNoteNo
+         FROM invoice_payments p
+         JOIN invoices i ON i.id = p.invoice_id
+         LEFT JOIN credit_notes n ON n.id = p.credit_note_id
+         WHERE i.client_id = ? AND i.deleted_at IS NULL AND i.voided_at IS NULL
+           AND p.payment_date <= ?
+         ORDER BY p.payment_date, p.id`,
+        [clientId, to],
+      );
+    return rows.map((row) => ({ ...row, id: Number(row.id), amount: new Decimal(row.amount) }));
+  }
+
+  private async taxSums(
+    from: string,
+    period: Period,
+    onFact: (fact: TaxFact) => void,
+  ): Promise<void> {
+    await this.database.forEachRow<RawTax>(
+      `SELECT d.currency, d.tax_rate AS taxRate, ${this.mysql ? 'COUNT(*)' : '1'} AS documents,
+              ${this.sum('d.sub_total')} AS taxable, ${this.sum('d.tax_amount')} AS tax
+         ${from} ${this.groupBy('d.currency, d.tax_rate')}`,
+      [period.from, period.to],
+      (row) =>
+        onFact({
+          currency: row.currency,
+          taxRate: new Decimal(row.taxRate),
+          documents: Number(row.documents),
+          taxable: new Decimal(row.taxable),
+          tax: new Decimal(row.tax),
+        }),
+    );
+  }
+
+  private async monthSums(
+    sql: string,
+    parameters: unknown[],
+    onFact: (fact: MonthFact) => void,
+  ): Promise<void> {
+    await this.database.forEachRow<RawMonth>(sql, parameters, (row) =>
+      onFact({ currency: row.currency, month: row.month, amount: new Decimal(row.amount) }),
+    );
+  }
+
+  private month(column: string): string {
+    return this.mysql ? `DATE_FORMAT(${column}, '%Y-%m')` : `substr(${column}, 1, 7)`;
+  }
+
+  /** MySQL sums the group; SQLite hands over each row's value for the service to sum. */
+  private sum(column: string): string {
+    return this.mysql ? `SUM(${column})` : column;
+  }
+
+  private groupBy(columns: string): string {
+    return this.mysql ? `GROUP BY ${columns}` : '';
+  }
+}
+
+/** A ledger entry's effect on a balance once undone: a payment or credit adds back, a refund takes off. */
+function signedLater(alias: string, negate = ' -'): string {
+  return `CASE ${alias}.status WHEN 'Refunded' THEN${negate}${alias}.amount ELSE ${alias}.amount END`;
+}
+
+/** `expression` rounded to the minor digits of the currency in `currencyColumn`: one ROUND per digit count, each with a constant scale. */
+function roundedPerCurrency(currencyColumn: string, expression: string): string {
+  const branches = [...currenciesByMinorUnits()]
+    .filter(([digits]) => digits !== 2)
+    .map(([digits, codes]) => {
+      const list = codes.filter((code) => /^[A-Z]{3}$/.test(code)).map((code) => `'${code}'`);
+      return `WHEN ${currencyColumn} IN (${list.join(', ')}) THEN ROUND(${expression}, ${digits})`;
+    });
+  return `CASE ${branches.join(' ')} ELSE ROUND(${expression}, 2) END`;
+}
+
+interface RawAging {
+  currency: string;
+  clientId: number | string;
+  bucket: AgingBucket;
+  balance: string;
+  invoices: number | string;
+}
+
+interface RawSqliteAging {
+  currency: string;
+  clientId: number;
+  dueDate: string;
+  total: string;
+  amountPaid: string;
+  paymentStatus: string;
+  later: string | null;
+}
+
+interface RawMonth {
+  currency: string;
+  month: string;
+  amount: string;
+}
+
+interface RawExpense extends RawMonth {
+  category: string;
+}
+
+interface RawCashEntry {
+  currency: string;
+  month: string;
+  status: string;
+  amount: string;
+  subTotal: string;
+  total: string;
+}
+
+interface RawTax {
+  currency: string;
+  taxRate: string;
+  documents: number | string;
+  taxable: string;
+  tax: string;
+}
