@@ -119,6 +119,17 @@ const ROUTES: Route[] = [
     writes: true,
     body: () => ({ reason: 'Issued in error' }),
   },
+  { method: 'GET', path: '/v1/report/aging', writes: false },
+  { method: 'GET', path: '/v1/report/profit-and-loss', writes: false },
+  { method: 'GET', path: '/v1/report/tax-summary', writes: false },
+  { method: 'GET', path: '/v1/client/:id/statement', record: 'client', writes: false },
+  {
+    method: 'GET',
+    path: '/v1/client/:id/statement/pdf',
+    record: 'client',
+    writes: false,
+    file: 'application/pdf',
+  },
   { method: 'GET', path: '/v1/credit-note/all', writes: false },
   { method: 'GET', path: '/v1/credit-note/:id', record: 'creditNote', writes: false },
   {

@@ -512,6 +512,7 @@ describe('Credit notes', () => {
           date: expect.stringMatching(TIMESTAMP),
           delivery: 'queued',
           attempts: 0,
+          kind: 'document',
         },
       ]);
       expectError(

@@ -286,6 +286,7 @@ describe('Detail reads: a document and its children in one statement', () => {
           email: `${'a'.repeat(230)}${index}@example.com`,
           phone: '+1 555 0100',
           sentAt: createdAt,
+          kind: 'document' as const,
         })),
       );
 
@@ -422,6 +423,7 @@ describe('Detail reads: a document and its children in one statement', () => {
           email: `${'a'.repeat(230)}${index}@example.com`,
           phone: '',
           sentAt: new Date('2026-03-10T12:34:56.000Z'),
+          kind: 'document' as const,
         })),
       );
 

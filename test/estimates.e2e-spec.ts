@@ -41,7 +41,7 @@ import {
  */
 
 /** A send as the log shows it before delivery: no worker runs in this file (OUTBOX_POLL_MS=0). */
-const DELIVERY = { delivery: 'queued', attempts: 0 };
+const DELIVERY = { delivery: 'queued', attempts: 0, kind: 'document' };
 
 /** The written form of an estimate (estimate_no) as the list and read name it (reference_no). */
 function asListed(written: EstimateWritten): EstimateListItem {

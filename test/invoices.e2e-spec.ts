@@ -262,7 +262,7 @@ describe('Invoices', () => {
       }
       expect(detail.payments[0].reference).not.toBe(detail.payments[1].reference);
       // Not delivered: no worker runs in this file (OUTBOX_POLL_MS=0).
-      const delivery = { delivery: 'queued', attempts: 0 };
+      const delivery = { delivery: 'queued', attempts: 0, kind: 'document' };
       expect(detail.send_log).toEqual([
         { email: 'first@example.com', date: expect.stringMatching(TIMESTAMP), ...delivery },
         { email: 'second@example.com', date: expect.stringMatching(TIMESTAMP), ...delivery },

@@ -28,6 +28,15 @@ const PDF_OPERATIONS = [
   'GET /v1/invoice/{id}/pdf',
   'GET /v1/estimate/{id}/pdf',
   'GET /v1/credit-note/{id}/pdf',
+  'GET /v1/client/{id}/statement/pdf',
+];
+
+/** The reports: JSON in the envelope, or CSV with `format=csv`. */
+const CSV_OPERATIONS = [
+  'GET /v1/report/aging',
+  'GET /v1/report/profit-and-loss',
+  'GET /v1/report/tax-summary',
+  'GET /v1/client/{id}/statement',
 ];
 
 // The document is JSON walked by path in assertions; each step is checked by the assertion itself.
@@ -106,6 +115,7 @@ describe('OpenAPI document', () => {
       'expenses',
       'events',
       'webhooks',
+      'reports',
     ]);
   });
 
@@ -151,7 +161,9 @@ describe('OpenAPI document', () => {
       const content = (operation.responses as Json)['200']?.content as Json | undefined;
       expect({ name, types: Object.keys(content ?? {}) }).toEqual({
         name,
-        types: ['application/json'],
+        types: CSV_OPERATIONS.includes(name)
+          ? ['application/json', 'text/csv']
+          : ['application/json'],
       });
       const schema = content?.['application/json']?.schema;
       expect({ name, schema }).toEqual({
@@ -162,6 +174,27 @@ describe('OpenAPI document', () => {
       expect({ name, payload: document.components.schemas[payload]?.type }).toEqual({
         name,
         payload: 'object',
+      });
+    }
+  });
+
+  it('gives the reports, and only them, a text/csv alternative and a format parameter', () => {
+    for (const { name, operation } of apiOperations(document)) {
+      const content = (operation.responses as Json)['200']?.content as Json | undefined;
+      const format = ((operation.parameters ?? []) as Json[]).find(
+        (parameter) => parameter.name === 'format',
+      );
+      if (!CSV_OPERATIONS.includes(name)) {
+        expect({ name, csv: content?.['text/csv'], format }).toEqual({ name });
+        continue;
+      }
+      expect({ name, csv: content?.['text/csv'] }).toEqual({
+        name,
+        csv: { schema: { type: 'string' } },
+      });
+      expect({ name, format: format?.schema }).toEqual({
+        name,
+        format: { type: 'string', enum: ['json', 'csv'] },
       });
     }
   });

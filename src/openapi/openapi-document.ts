@@ -5,9 +5,9 @@ import { API_KEY_SCHEME, BEARER_SCHEME } from './api-endpoint.decorator';
 export const OPENAPI_PAGE_PATH = 'docs';
 export const OPENAPI_JSON_PATH = 'docs/openapi.json';
 
-const DESCRIPTION = `Clients, invoices, estimates, credit notes and expenses. Every operation lives under \`/v1\`.
+const DESCRIPTION = `Clients, invoices, estimates, credit notes, expenses, events, webhooks and receivables reports. Every operation lives under \`/v1\`.
 
-- **Success**: HTTP 200 with \`{"status": "success", …}\`, except the PDF of an invoice, estimate or credit note, answered as \`application/pdf\`. **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
+- **Success**: HTTP 200 with \`{"status": "success", …}\`, except the PDF of an invoice, estimate, credit note or client statement, answered as \`application/pdf\`, and a report asked for with \`format=csv\`, answered as \`text/csv\` (RFC 4180; a text cell that could start a spreadsheet formula begins with \`'\`). **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
 - **Parameters** come as a JSON body, a URL-encoded form (\`items[0][rate]=…\`) or multipart form fields, or in the query string; a body value wins over a query value. Unknown parameters are ignored. A numeric parameter is a JSON number or numeric text in plain decimal notation (\`12.5\`, \`"12.5"\`; not \`1e3\`).
 - **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a ledger entry's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
 - **Ids** are strings of digits; dates \`YYYY-MM-DD\`; timestamps UTC \`YYYY-MM-DD HH:MM:SS\`. An optional text never given is \`""\`, never null.
@@ -30,6 +30,10 @@ const TAGS: Array<[string, string]> = [
   ['expenses', 'Costs incurred, each given a category by the service'],
   ['events', 'Every committed change: the history of each record, and a feed to poll'],
   ['webhooks', 'Endpoints that receive events as signed POSTs, and their delivery logs'],
+  [
+    'reports',
+    'Receivables aging, profit and loss, tax summary and client statements: per currency, exact, as JSON or CSV',
+  ],
 ];
 
 /**

@@ -7,6 +7,7 @@ import {
   AgingQueryDto,
   PeriodQueryDto,
   ProfitAndLossQueryDto,
+  StatementPeriodDto,
   StatementQueryDto,
 } from './dto/report-query.dto';
 import {
@@ -78,7 +79,7 @@ export class ReportsController {
     summary: 'A client statement as a PDF',
     description: 'The statement printed on A4, with the issuer from the COMPANY_* settings.',
     pathId: 'Id of the client',
-    query: StatementQueryDto,
+    query: StatementPeriodDto,
     success: {
       mediaType: PDF_MEDIA_TYPE,
       description: 'The statement as a PDF',
@@ -88,7 +89,7 @@ export class ReportsController {
   })
   statementPdf(
     @Param('id', ParseIdPipe) id: number,
-    @RequestInput() query: StatementQueryDto,
+    @RequestInput() query: StatementPeriodDto,
   ): Promise<StreamableFile> {
     return this.reports.statementPdf(id, query);
   }

@@ -14,6 +14,7 @@ import {
   PeriodQueryDto,
   ProfitAndLossQueryDto,
   ReportFormat,
+  StatementPeriodDto,
   StatementQueryDto,
 } from './dto/report-query.dto';
 import {
@@ -262,7 +263,7 @@ export class ReportsService {
     );
   }
 
-  async statementPdf(clientId: number, query: StatementQueryDto): Promise<StreamableFile> {
+  async statementPdf(clientId: number, query: StatementPeriodDto): Promise<StreamableFile> {
     const statement = await this.buildStatement(clientId, query);
     const client = await this.clients.get(clientId);
     const pdf = await renderStatementPdf(
@@ -277,7 +278,7 @@ export class ReportsService {
    * entry in the period in date order (on one date, invoices first, then entries, each by id),
    * the running balance, and the closing balance.
    */
-  private async buildStatement(clientId: number, query: StatementQueryDto): Promise<StatementDto> {
+  private async buildStatement(clientId: number, query: StatementPeriodDto): Promise<StatementDto> {
     const to = query.to ?? this.clock.today();
     const from = query.from ?? '';
     if (from !== '' && to < from)

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsDateInput, IsOneOf } from '../../common/input-rules';
 import { DateInputProperty } from '../../openapi/schema-property.decorator';
@@ -64,8 +64,8 @@ export class ProfitAndLossQueryDto extends PeriodQueryDto {
   basis?: ReportBasis;
 }
 
-/** `GET /client/{id}/statement`. */
-export class StatementQueryDto extends ReportFormatDto {
+/** `GET /client/{id}/statement/pdf`: the period. */
+export class StatementPeriodDto {
   @DateInputProperty({
     required: false,
     description: 'First day, inclusive; default none: from the client’s first document',
@@ -82,3 +82,6 @@ export class StatementQueryDto extends ReportFormatDto {
   @IsDateInput()
   to?: string;
 }
+
+/** `GET /client/{id}/statement`: the period, as JSON or CSV. */
+export class StatementQueryDto extends IntersectionType(StatementPeriodDto, ReportFormatDto) {}
