@@ -119,6 +119,8 @@ export class Database {
     if (this.dialect === 'sqlite') {
       const connection = (this.dataSource.driver as unknown as { databaseConnection: SqliteHandle })
         .databaseConnection;
+      // Logged as TypeORM logs the statements it runs itself (DATABASE_LOGGING, tests' plans).
+      this.dataSource.logger.logQuery(sql, parameters);
       for (const row of connection.prepare(sql).iterate(...parameters)) onRow(row as R);
       return;
     }
