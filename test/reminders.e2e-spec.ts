@@ -12,6 +12,7 @@ import {
   SendLogEntry,
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
+import { invariantViolations, openSql } from './setup/invariants';
 import { eventually } from './setup/eventually';
 import { flattened, pdfText } from './setup/pdf-text';
 import { ReceivedMail, SmtpSink } from './setup/smtp-sink';
@@ -619,5 +620,17 @@ describe(`Reminders: ${INSTANCES} instance(s) on one database, and a restart`, (
     expectReminderMail(mails[0], first, -3, '100.00');
     expectReminderMail(mails[1], first, 1, '100.00');
     expectReminderMail(mails[2], first, 8, '100.00');
+
+    // From the database alone: each reminder one step of one invoice, with its entry and e-mail.
+    const sql = await openSql(process.env.DATABASE_URL ?? '');
+    try {
+      expect(await invariantViolations(sql)).toEqual([]);
+      const [{ reminders }] = await sql.query(
+        'SELECT COUNT(*) AS reminders FROM invoice_reminders',
+      );
+      expect(Number(reminders)).toBe(INVOICES * 3);
+    } finally {
+      await sql.close();
+    }
   }, 150_000);
 });

@@ -298,6 +298,53 @@ export async function invariantViolations(sql: Sql): Promise<string[]> {
   }
   violations.push(...(await eventViolations(sql, { invoices, creditNotes, estimates })));
   violations.push(...(await webhookViolations(sql)));
+  violations.push(...(await reminderViolations(sql)));
+  return violations;
+}
+
+/**
+ * Each reminder (docs/receivables.md) is one step of one invoice (a unique index), sent once:
+ * it names a send-log entry of kind `reminder` of that invoice, which has its outbox e-mail;
+ * and every entry of kind `reminder` belongs to exactly one reminder.
+ */
+async function reminderViolations(sql: Sql): Promise<string[]> {
+  const violations: string[] = [];
+  const reminders = await sql.query(
+    'SELECT id, invoice_id, step, send_log_id FROM invoice_reminders ORDER BY id',
+  );
+  const entries = new Map(
+    (await sql.query('SELECT id, invoice_id, kind FROM invoice_send_log')).map((row) => [
+      String(row.id),
+      row,
+    ]),
+  );
+  const mailed = new Set(
+    (await sql.query("SELECT send_log_id FROM document_outbox WHERE kind = 'invoice'")).map((row) =>
+      String(row.send_log_id),
+    ),
+  );
+  for (const reminder of reminders) {
+    const name = `invoice_reminders#${String(reminder.id)} (invoice #${String(reminder.invoice_id)}, step ${String(reminder.step)})`;
+    const entry = entries.get(String(reminder.send_log_id));
+    if (!entry || String(entry.invoice_id) !== String(reminder.invoice_id)) {
+      violations.push(`${name}: no send-log entry of its invoice`);
+    } else if (entry.kind !== 'reminder') {
+      violations.push(`${name}: its send-log entry is of kind ${String(entry.kind)}`);
+    }
+    if (!mailed.has(String(reminder.send_log_id))) violations.push(`${name}: no e-mail`);
+  }
+  for (const [key, ids] of duplicates(
+    reminders.map((row) => ({ ...row, key: `${String(row.invoice_id)}/${String(row.step)}` })),
+    'key',
+  )) {
+    violations.push(`invoice_reminders ${key}: sent by rows ${ids.join(', ')}`);
+  }
+  const reminded = new Set(reminders.map((row) => String(row.send_log_id)));
+  for (const [id, entry] of entries) {
+    if (entry.kind === 'reminder' && !reminded.has(id)) {
+      violations.push(`invoice_send_log#${id}: a reminder with no reminder record`);
+    }
+  }
   return violations;
 }
 
