@@ -23,6 +23,8 @@ import {
   DialectReport,
   markdownReport,
   OperationReport,
+  ReportsReport,
+  ReportTiming,
   summarise,
   UnpagedListReport,
 } from './api-load/report';
@@ -45,9 +47,21 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  * through the API, on a node:http receiver on 127.0.0.1 in this process answering 200 at once;
  * the service runs with WEBHOOK_ALLOW_PRIVATE=true and, with `queue`, OUTBOX_POLL_MS=0 so every
  * write's delivery row only queues; with `deliver`, OUTBOX_POLL_MS=20 so the service's worker
- * delivers them during the load; the endpoint is deleted after the runs).
+ * delivers them during the load; the endpoint is deleted after the runs), --query-timeout-ms MS
+ * (the service's DATABASE_QUERY_TIMEOUT_MS; its default, 10000, when not given: a statement
+ * past it answers 503).
+ *
+ * After the load, the receivables reports are timed one request at a time (one untimed request,
+ * then REPORT_REQUESTS timed ones; wall time in this process up to the body's last byte), with
+ * the service's RSS sampled around each: aging (as_of today) as JSON and as CSV, profit and loss
+ * of the seed's busiest calendar year on accrual and on cash basis, the tax summary of that
+ * year; then the statement of a client with the ordinary 20 invoices alternately with
+ * `GET /v1/client/{id}` of that client (QUICK_REQUESTS each). Their names all begin with
+ * `report: ` (`--only report` measures only them). Each answer is checked against the seed.
+ *
  * Writes bench/results/api-<dialect>-<N>.json, or api-<dialect>-<N>-<label>.json (label
- * `partial` with --only and no --label).
+ * `partial` with --only and no --label), and the reports' figures alone to
+ * bench/results/reports-<dialect>-<N>[-<label>].json.
  */
 
 const ROOT = resolve(__dirname, '..');
@@ -56,6 +70,15 @@ const WARM_UP_SECONDS = 1;
 /** Above this many invoices the unpaged list is not requested: its body alone is ~70 MB. */
 const UNPAGED_LIST_LIMIT = 100_000;
 const UNPAGED_LIST_REQUESTS = 3;
+/** Timed requests of each report, after one untimed one. */
+const REPORT_REQUESTS = 3;
+/** Timed requests of the statement and of the client read next to it, alternately. */
+const QUICK_REQUESTS = 20;
+/** The issue's target for aging and a year's profit and loss at 1,000,000 invoices on MariaDB. */
+const REPORT_TARGET_MS = 2000;
+const REPORT_TIMEOUT_MS = 600_000;
+/** A client with the ordinary number of invoices (BUSY_CLIENT_ID has 50). */
+const STATEMENT_CLIENT_ID = 2;
 
 type Dialect = 'mariadb' | 'sqlite';
 type WebhookMode = 'queue' | 'deliver';
@@ -70,6 +93,7 @@ interface Options {
   only: RegExp | null;
   label: string | null;
   webhook: WebhookMode | null;
+  queryTimeoutMs: number | null;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -85,6 +109,7 @@ function parseOptions(argv: string[]): Options {
       only: { type: 'string' },
       label: { type: 'string' },
       webhook: { type: 'string' },
+      'query-timeout-ms': { type: 'string' },
     },
   });
   const whole = (name: string, text: string, min: number, max: number): number => {
@@ -117,6 +142,10 @@ function parseOptions(argv: string[]): Options {
     only: values.only === undefined ? null : new RegExp(values.only),
     label: values.label ?? (values.only === undefined ? null : 'partial'),
     webhook: (values.webhook as WebhookMode | undefined) ?? null,
+    queryTimeoutMs:
+      values['query-timeout-ms'] === undefined
+        ? null
+        : whole('query-timeout-ms', values['query-timeout-ms'], 1000, 600_000),
   };
 }
 
@@ -241,12 +270,17 @@ class DialectBench {
         databaseUrl: this.databaseUrl,
         apiKey: this.apiKey,
         mailDir: join(tempDir, `mail-${this.dialect}`),
-        env: this.options.webhook
-          ? {
-              WEBHOOK_ALLOW_PRIVATE: 'true',
-              OUTBOX_POLL_MS: this.options.webhook === 'deliver' ? '20' : '0',
-            }
-          : undefined,
+        env: {
+          ...(this.options.webhook
+            ? {
+                WEBHOOK_ALLOW_PRIVATE: 'true',
+                OUTBOX_POLL_MS: this.options.webhook === 'deliver' ? '20' : '0',
+              }
+            : {}),
+          ...(this.options.queryTimeoutMs === null
+            ? {}
+            : { DATABASE_QUERY_TIMEOUT_MS: String(this.options.queryTimeoutMs) }),
+        },
       }),
     );
     const sampler = new RssSampler(this.service.pid);
@@ -290,9 +324,12 @@ class DialectBench {
     const unpagedList = this.selected({ name: 'unpaged list' })
       ? await this.unpagedList(sampler)
       : { skipped: `not selected by --only ${String(this.options.only)}` };
-    for (const operation of writeOperations(this.plan, this.runId).filter(this.selected)) {
+    const writes = writeOperations(this.plan, this.runId).filter(this.selected);
+    for (const operation of writes) {
       operations.push(await this.measure(operation));
     }
+    // The baseline check (MariaDB) records 4 payments of 0.01 before the reports too.
+    const reports = await this.reports(sampler, writes.length > 0 || this.baseline !== null);
     if (webhook) await this.removeWebhook(webhook);
     const servicePeak = await sampler.stop();
     const baselinePeak = baselineSampler ? await baselineSampler.stop() : undefined;
@@ -308,6 +345,7 @@ class DialectBench {
       seed,
       operations,
       unpagedList,
+      reports,
       memory: { servicePeakRssMiB: servicePeak, baselinePeakRssMiB: baselinePeak },
       notes: this.notes,
       warnings: this.warnings,
@@ -668,6 +706,208 @@ class DialectBench {
     );
   }
 
+  /**
+   * The receivables reports, one request at a time, after the load (see the file's comment).
+   * With no write run before them the answers must hold exactly the seed's figures; after
+   * writes (payments of 0.01, added invoices) at least those.
+   */
+  private async reports(sampler: RssSampler, afterWrites: boolean): Promise<ReportsReport> {
+    const year = this.plan.busiestYear();
+    const period = `from=${year.year}-01-01&to=${year.year}-12-31`;
+    const unpaid = this.plan.counts().kinds.unpaid;
+    const statementInvoices = this.plan
+      .invoicesOf(STATEMENT_CLIENT_ID)
+      .filter((id) => this.plan.kind(id) !== 'void');
+    const statementUnpaid = statementInvoices.filter((id) => this.plan.kind(id) === 'unpaid');
+    // Exactly the seed's figure without writes before; at least it after them.
+    const holds = (answered: number, seeded: number) =>
+      afterWrites ? answered >= seeded : answered === seeded;
+    const relation = afterWrites ? '≥' : '=';
+    const cents = (amount: unknown) => Math.round(Number(amount) * 100);
+    const money = (amount: number) => (amount / 100).toFixed(2);
+    const totalsOf = (body: ReportBody) => body.data?.currencies?.[0]?.totals ?? {};
+    const specs: ReportSpec[] = [
+      {
+        name: 'report: aging',
+        path: '/v1/report/aging',
+        check: (body) => {
+          const totals = totalsOf(body);
+          const seeded = { invoices: unpaid, total: unpaid * 90_000 };
+          return {
+            // Payments lower the total and added invoices raise it: exact only without writes.
+            ok:
+              holds(Number(totals.invoices), seeded.invoices) &&
+              (afterWrites || cents(totals.total) === seeded.total),
+            text: `${totals.invoices} invoices ${relation} ${seeded.invoices}, total ${totals.total} (seed ${money(seeded.total)}), ${body.data?.currencies?.[0]?.clients?.length} clients`,
+          };
+        },
+      },
+      {
+        name: 'report: aging csv',
+        path: '/v1/report/aging?format=csv',
+        csv: true,
+        check: (_body, text) => {
+          const rows = text.split('\r\n').filter((row) => row !== '').length;
+          return {
+            ok: text.startsWith('currency,line,client_id,client,invoices,'),
+            text: `${rows} CSV rows (header, clients, totals)`,
+          };
+        },
+      },
+      ...(['accrual', 'cash'] as const).map((basis): ReportSpec => ({
+        name: `report: profit and loss ${basis}`,
+        path: `/v1/report/profit-and-loss?${period}&basis=${basis}`,
+        check: (body) => {
+          const totals = totalsOf(body);
+          const income = basis === 'accrual' ? year.incomeCents : year.cashCents;
+          return {
+            ok:
+              holds(cents(totals.income), income) &&
+              cents(totals.expenses_total) === year.expenseCents,
+            text: `income ${totals.income} ${relation} ${money(income)}, expenses ${totals.expenses_total} = ${money(year.expenseCents)} (${year.expenses} expenses), ${body.data?.currencies?.[0]?.months?.length} months`,
+          };
+        },
+      })),
+      {
+        name: 'report: tax summary',
+        path: `/v1/report/tax-summary?${period}`,
+        check: (body) => {
+          const totals = totalsOf(body);
+          return {
+            ok:
+              holds(Number(totals.invoices), year.invoices) &&
+              holds(cents(totals.taxable), year.incomeCents),
+            text: `${totals.invoices} invoices ${relation} ${year.invoices}, taxable ${totals.taxable} ${relation} ${money(year.incomeCents)}, tax ${totals.tax}`,
+          };
+        },
+      },
+    ];
+    const statement: ReportSpec = {
+      name: 'report: statement',
+      path: `/v1/client/${STATEMENT_CLIENT_ID}/statement`,
+      check: (body) => {
+        const currency = body.data?.currencies?.[0];
+        const lines = currency?.lines?.length ?? 0;
+        const seededLines = 2 * statementInvoices.length;
+        const closing = statementUnpaid.length * 90_000;
+        return {
+          ok:
+            holds(lines, seededLines) &&
+            (afterWrites || cents(currency?.closing_balance) === closing),
+          text: `${lines} lines ${relation} ${seededLines} (an invoice and its payment each), closing ${currency?.closing_balance} (seed ${money(closing)})`,
+        };
+      },
+    };
+    const clientRead: ReportSpec = {
+      name: 'report: client read',
+      path: `/v1/client/${STATEMENT_CLIENT_ID}`,
+    };
+    const chosen = [...specs, statement, clientRead].filter(this.selected);
+    if (chosen.length === 0) {
+      return { skipped: `not selected by --only ${String(this.options.only)}`, timings: [] };
+    }
+    // Each report starts on a quiet database: a statement the service gave up on (503 past
+    // DATABASE_QUERY_TIMEOUT_MS) goes on running on MariaDB until it is done.
+    await this.settle();
+    const rssBefore = await sampler.current();
+    const timings: ReportTiming[] = [];
+    for (const spec of specs.filter(this.selected)) {
+      timings.push(...(await this.timeReports([spec], REPORT_REQUESTS, sampler)));
+      await this.settle();
+    }
+    const quick = [statement, clientRead].filter(this.selected);
+    if (quick.length > 0) timings.push(...(await this.timeReports(quick, QUICK_REQUESTS, sampler)));
+    const rssAfter = await sampler.current();
+    return {
+      year: year.year,
+      statementClient: { id: STATEMENT_CLIENT_ID, seededInvoices: statementInvoices.length },
+      targetMs: REPORT_TARGET_MS,
+      rssBeforeMiB: rssBefore,
+      rssPeakMiB: Math.max(rssBefore, ...timings.map((timing) => timing.rssPeakMiB ?? 0)),
+      rssAfterMiB: rssAfter,
+      timings,
+    };
+  }
+
+  /**
+   * One untimed request of each, then `requests` rounds of one request of each in turn, with
+   * the service's RSS sampled from just before the first to the last.
+   */
+  private async timeReports(
+    specs: ReportSpec[],
+    requests: number,
+    sampler: RssSampler,
+  ): Promise<ReportTiming[]> {
+    const rssBefore = await sampler.beginWindow();
+    const timings = specs.map((spec): ReportTiming => ({
+      name: spec.name,
+      request: `GET ${spec.path}`,
+      timesMs: [],
+    }));
+    const failed = new Set<number>();
+    for (let round = 0; round <= requests; round++) {
+      for (const [index, spec] of specs.entries()) {
+        if (failed.has(index)) continue;
+        const timing = timings[index];
+        const answer = await this.timedGet(spec.path);
+        timing.status = answer.status;
+        timing.bodyBytes = answer.body.length;
+        if (round === 0) timing.firstMs = answer.ms;
+        else timing.timesMs!.push(answer.ms);
+        if (answer.status !== 200) {
+          failed.add(index);
+          this.warn(
+            `${spec.name}: GET ${spec.path} answered ${answer.status}: ${answer.body.toString('utf8', 0, 500)}`,
+          );
+          continue;
+        }
+        if (round === 0 && spec.check) {
+          const text = answer.body.toString('utf8');
+          const csv = answer.contentType.startsWith('text/csv');
+          if (csv !== (spec.csv ?? false)) {
+            this.warn(`${spec.name}: answered content-type ${answer.contentType}`);
+          }
+          const checked = spec.check(csv ? {} : (JSON.parse(text) as ReportBody), text);
+          timing.check = checked.text;
+          if (!checked.ok)
+            this.warn(`${spec.name}: the answer does not hold the seed: ${checked.text}`);
+        }
+      }
+    }
+    const rssPeak = await sampler.endWindow();
+    for (const timing of timings) {
+      const times = timing.timesMs!;
+      if (times.length > 0) {
+        timing.medianMs = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+        timing.maxMs = Math.max(...times);
+      }
+      timing.rssBeforeMiB = rssBefore;
+      timing.rssPeakMiB = rssPeak;
+      progress(
+        `${this.dialect}: ${timing.name}: median ${timing.medianMs?.toFixed(1) ?? '?'} ms, max ${timing.maxMs?.toFixed(1) ?? '?'} ms, first ${timing.firstMs?.toFixed(1) ?? '?'} ms (${times.length} timed), ${((timing.bodyBytes ?? 0) / 1024).toFixed(1)} KiB, RSS ${rssBefore.toFixed(0)} → ${rssPeak.toFixed(0)} MiB${timing.check ? `; ${timing.check}` : ''}`,
+      );
+    }
+    return timings;
+  }
+
+  /** One GET, timed from sending to the body's last byte. */
+  private async timedGet(
+    path: string,
+  ): Promise<{ ms: number; status: number; body: Buffer; contentType: string }> {
+    const begin = performance.now();
+    const response = await fetch(`${this.service.baseUrl}${path}`, {
+      headers: this.headers,
+      signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    return {
+      ms: performance.now() - begin,
+      status: response.status,
+      body,
+      contentType: response.headers.get('content-type') ?? '',
+    };
+  }
+
   /** Three sequential full lists (whole body read), with the service's memory around them. */
   private async unpagedList(sampler: RssSampler): Promise<UnpagedListReport> {
     const n = this.plan.invoices;
@@ -720,6 +960,28 @@ interface InvoiceDetailBody {
   items: unknown[];
   payments: unknown[];
   send_log: Array<{ delivery: string }>;
+}
+
+/** A report as timed: its request, and what its answer must hold of the seed. */
+interface ReportSpec {
+  name: string;
+  path: string;
+  /** Answers text/csv. */
+  csv?: boolean;
+  check?: (body: ReportBody, text: string) => { ok: boolean; text: string };
+}
+
+/** The parts of the reports' JSON the checks read. */
+interface ReportBody {
+  data?: {
+    currencies?: Array<{
+      totals?: Record<string, string | number | undefined>;
+      clients?: unknown[];
+      months?: unknown[];
+      lines?: unknown[];
+      closing_balance?: string;
+    }>;
+  };
 }
 
 interface ListBody {
@@ -796,6 +1058,19 @@ async function main(): Promise<void> {
       const file = join(ROOT, 'bench/results', `api-${dialect}-${options.invoices}${label}.json`);
       await mkdir(join(ROOT, 'bench/results'), { recursive: true });
       await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+      if (report.reports && !report.reports.skipped) {
+        const reportsFile = join(
+          ROOT,
+          'bench/results',
+          `reports-${dialect}-${options.invoices}${label}.json`,
+        );
+        const { operations, unpagedList, ...rest } = report;
+        await writeFile(
+          reportsFile,
+          `${JSON.stringify({ ...rest, loadOperations: operations.map((operation) => operation.name), unpagedListSkipped: unpagedList.skipped ?? null }, null, 2)}\n`,
+        );
+        progress(`${dialect}: reports' figures written to ${reportsFile}`);
+      }
       process.stdout.write(`${markdownReport(report)}\n\n`);
       progress(`${dialect}: results written to ${file}`);
     }

@@ -137,6 +137,7 @@ interface PaymentRow extends RowDataPacket {
 interface SendRow extends RowDataPacket {
   email: string;
   sent_at: string;
+  kind: string;
   delivery_status: string | null;
   attempts: number | null;
 }
@@ -276,7 +277,7 @@ export class RawBaseline {
       [id],
     );
     const [sends] = await this.pool.execute<SendRow[]>(
-      `SELECT entry.email, entry.sent_at, delivery.status AS delivery_status, delivery.attempts
+      `SELECT entry.email, entry.sent_at, entry.kind, delivery.status AS delivery_status, delivery.attempts
        FROM invoice_send_log entry
        LEFT JOIN document_outbox delivery ON delivery.kind = 'invoice' AND delivery.send_log_id = entry.id
        WHERE entry.invoice_id = ? ORDER BY entry.id`,
@@ -313,6 +314,7 @@ export class RawBaseline {
               ? 'queued'
               : entry.delivery_status,
         attempts: entry.attempts ?? 0,
+        kind: entry.kind,
       })),
     });
   }

@@ -19,6 +19,11 @@ import { Connection, createConnection } from 'mysql2/promise';
  *   settled   2 %  Not Paid (set by hand) with nothing outstanding: one payment of 1000.00; open
  *   void      1 %  voided before anything was received: no ledger entry, amount paid 0
  *
+ * Every unpaid, paid and settled invoice's ledger entry is dated on its issue date, so the
+ * receivables reports (aging, profit and loss on either basis, tax summary, client statements)
+ * have a year of invoices and payments to sum; one expense per EXPENSE_EVERY invoices, in one of
+ * the eleven categories, is dated over the same year. No credit notes or refunds are seeded.
+ *
  * Dates are relative to the day the seed is made (UTC), so `overdue` and `open` mean the same
  * thing in every run; a kept MariaDB seed made on another day is seeded again.
  */
@@ -44,6 +49,8 @@ export const BUSY_CLIENT_INVOICES = 50;
 const INVOICES_PER_CLIENT = 20;
 /** Invoices 1, 1001, 2001… have one send-log entry, delivered. */
 const SENT_EVERY = 1000;
+/** Invoices 1, 11, 21… come with one expense each (expense ids 1, 2, 3…). */
+const EXPENSE_EVERY = 10;
 export const SMALLEST_SEED = 100;
 
 export const SEED_TOTAL = '1000.00';
@@ -75,6 +82,34 @@ const KIND_SHARES: Array<[SeedKind, number]> = [
 const ISSUE_DAYS = 365;
 const PAYMENT_TERMS_DAYS = [14, 30, 30, 60, 90];
 
+/** Description and vendor of a seeded expense, and the category the service gives them. */
+const SEED_EXPENSES: Array<[string, string, string]> = [
+  ['Flight to client site', 'Blue Sky Airways', 'Travel'],
+  ['Team lunch', 'Corner Bistro', 'Meals'],
+  ['Cloud hosting', 'Nimbus Compute', 'Software'],
+  ['Printer toner', 'Paper & Co', 'Office Supplies'],
+  ['Laptop for new hire', 'Compu Store', 'Equipment'],
+  ['Internet, monthly', 'FiberNet', 'Utilities'],
+  ['Office rent', 'Springfield Realty', 'Rent'],
+  ['Advertising campaign', 'AdWorks', 'Marketing'],
+  ['Accountant fees', 'Numbers LLP', 'Professional Services'],
+  ['Fuel', 'Gas & Go', 'Vehicle'],
+  ['Courier delivery', 'Fast Parcel', 'General'],
+];
+
+/** What the reports of one calendar year should find in the seed (before any load writes). */
+export interface SeedYear {
+  year: number;
+  /** Invoices issued in the year that are not void: income on accrual, the tax summary. */
+  invoices: number;
+  /** Σ sub_total of those invoices, in cents. */
+  incomeCents: number;
+  /** Σ of their ledger entries (dated on the issue date) without tax, in cents. */
+  cashCents: number;
+  expenses: number;
+  expenseCents: number;
+}
+
 /** A well-mixed 32-bit hash of an id (murmur3's finaliser): kinds and dates by id. */
 function mix(id: number, salt: number): number {
   let hash = Math.imul(id ^ salt, 0x9e3779b1);
@@ -94,6 +129,7 @@ export class SeedPlan {
   readonly today: string;
   private readonly todayMs: number;
   private tallies?: { kinds: Record<SeedKind, number>; statuses: Record<SeedStatus, number> };
+  private yearTallies?: Map<number, SeedYear>;
 
   constructor(
     readonly invoices: number,
@@ -200,6 +236,90 @@ export class SeedPlan {
     const terms = PAYMENT_TERMS_DAYS[mix(invoiceId, 0xd0e) % PAYMENT_TERMS_DAYS.length];
     return isoDate(Date.parse(`${this.issueDate(invoiceId)}T00:00:00Z`) + terms * DAY);
   }
+
+  get expenses(): number {
+    return Math.floor((this.invoices - 1) / EXPENSE_EVERY) + 1;
+  }
+
+  hasExpense(invoiceId: number): boolean {
+    return invoiceId % EXPENSE_EVERY === 1;
+  }
+
+  /** The expense written with invoice 1, 11, 21…: id 1, 2, 3… */
+  expenseIdOf(invoiceId: number): number {
+    return (invoiceId - 1) / EXPENSE_EVERY + 1;
+  }
+
+  expense(expenseId: number): {
+    description: string;
+    vendor: string;
+    category: string;
+    cents: number;
+    issuedDate: string;
+  } {
+    const [description, vendor, category] =
+      SEED_EXPENSES[mix(expenseId, 0xe4e) % SEED_EXPENSES.length];
+    // 10.00 to 509.99
+    const cents = 1000 + (mix(expenseId, 0xa3) % 50_000);
+    const issuedDate = isoDate(this.todayMs - (mix(expenseId, 0xe1d) % ISSUE_DAYS) * DAY);
+    return { description, vendor, category, cents, issuedDate };
+  }
+
+  /** The seeded invoices of a client, in id order. */
+  invoicesOf(clientId: number): number[] {
+    if (clientId === BUSY_CLIENT_ID) {
+      return Array.from({ length: BUSY_CLIENT_INVOICES }, (_, index) => index + 1);
+    }
+    const ids: number[] = [];
+    for (
+      let id = BUSY_CLIENT_INVOICES + clientId - 1;
+      id <= this.invoices;
+      id += this.ordinaryClients
+    ) {
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Per calendar year, what the reports should find in the seed; counted once. */
+  years(): Map<number, SeedYear> {
+    if (!this.yearTallies) {
+      const years = new Map<number, SeedYear>();
+      const of = (date: string) => {
+        const year = Number(date.slice(0, 4));
+        let tally = years.get(year);
+        if (!tally) {
+          tally = { year, invoices: 0, incomeCents: 0, cashCents: 0, expenses: 0, expenseCents: 0 };
+          years.set(year, tally);
+        }
+        return tally;
+      };
+      for (let id = 1; id <= this.invoices; id++) {
+        const kind = this.kind(id);
+        if (kind === 'void') continue;
+        const tally = of(this.issueDate(id));
+        tally.invoices++;
+        tally.incomeCents += 80_000;
+        // The one entry without its invoice's tax (sub_total / total = 0.8).
+        tally.cashCents += kind === 'unpaid' ? 8_000 : 80_000;
+      }
+      for (let id = 1; id <= this.expenses; id++) {
+        const expense = this.expense(id);
+        const tally = of(expense.issuedDate);
+        tally.expenses++;
+        tally.expenseCents += expense.cents;
+      }
+      this.yearTallies = years;
+    }
+    return this.yearTallies;
+  }
+
+  /** The calendar year with the most invoices. */
+  busiestYear(): SeedYear {
+    return [...this.years().values()].reduce((best, year) =>
+      year.invoices > best.invoices ? year : best,
+    );
+  }
 }
 
 /** Customer fields, as the client's row and every invoice's copy of it hold them. */
@@ -293,7 +413,20 @@ const PAYMENT_COLUMNS = [
   'credit_note_id',
   'created_at',
 ];
+// `kind` (migration 1764600000000) is left to its default, 'document': sent by the API.
 const SEND_LOG_COLUMNS = ['id', 'invoice_id', 'email', 'phone', 'sent_at'];
+const EXPENSE_COLUMNS = [
+  'id',
+  'short_code',
+  'category',
+  'description',
+  'amount',
+  'currency',
+  'vendor',
+  'issued_date',
+  'created_at',
+  'updated_at',
+];
 const OUTBOX_COLUMNS = [
   'id',
   'kind',
@@ -320,13 +453,14 @@ function clientRows(plan: SeedPlan, first: number, last: number, dialect: Dialec
   return { table: 'clients', columns: CLIENT_COLUMNS, rows };
 }
 
-/** The invoices first … last with their lines, payments and send-log entries. */
+/** The invoices first … last with their lines, payments, send-log entries and expenses. */
 function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dialect): TableRows[] {
   const invoices: SqlValue[][] = [];
   const lines: SqlValue[][] = [];
   const payments: SqlValue[][] = [];
   const sends: SqlValue[][] = [];
   const outbox: SqlValue[][] = [];
+  const expenses: SqlValue[][] = [];
   for (let id = first; id <= last; id++) {
     const clientId = plan.clientOf(id);
     const client = clientFields(clientId);
@@ -407,6 +541,23 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
         timestamp(sentAt, dialect),
       ]);
     }
+    if (plan.hasExpense(id)) {
+      const expenseId = plan.expenseIdOf(id);
+      const expense = plan.expense(expenseId);
+      const recorded = timestamp(Date.parse(`${expense.issuedDate}T17:00:00Z`), dialect);
+      expenses.push([
+        expenseId,
+        seedShortCode(expenseId),
+        expense.category,
+        expense.description,
+        decimal((expense.cents / 100).toFixed(2)),
+        'USD',
+        expense.vendor,
+        expense.issuedDate,
+        recorded,
+        recorded,
+      ]);
+    }
   }
   return [
     { table: 'invoices', columns: INVOICE_COLUMNS, rows: invoices },
@@ -414,6 +565,7 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
     { table: 'invoice_payments', columns: PAYMENT_COLUMNS, rows: payments },
     { table: 'invoice_send_log', columns: SEND_LOG_COLUMNS, rows: sends },
     { table: 'document_outbox', columns: OUTBOX_COLUMNS, rows: outbox },
+    { table: 'expenses', columns: EXPENSE_COLUMNS, rows: expenses },
   ].filter((part) => part.rows.length > 0);
 }
 
@@ -567,9 +719,9 @@ function sqlLiteral(value: SqlValue): string {
 }
 
 /**
- * True when the database holds the seed (invoices 1…N with their lines, payments and clients,
- * each kind as many times as the plan says, dated from today), after deleting what benchmark
- * runs added: new invoices and lines, and payments (whose invoices, all unpaid ones, since the
+ * True when the database holds the seed (invoices 1…N with their lines, payments, clients and
+ * expenses, each kind as many times as the plan says, dated from today), after deleting what
+ * benchmark runs added: new invoices and lines, and payments (whose invoices, all unpaid ones, since the
  * load pays no other kind, get their seeded amount paid back). Updated invoices keep their new
  * lines, which the updates wrote with the seed's values.
  */
@@ -590,7 +742,10 @@ async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): 
       (await count(`SELECT COUNT(*) AS count FROM invoice_payments WHERE id <= ${n}`)) ===
         plan.payments &&
       (await count(`SELECT COUNT(*) AS count FROM invoice_line_items WHERE invoice_id <= ${n}`)) ===
-        3 * n;
+        3 * n &&
+      (await count(
+        `SELECT COUNT(*) AS count FROM expenses WHERE id <= ${plan.expenses} AND deleted_at IS NULL`,
+      )) === plan.expenses;
     if (!seeded) return false;
     // An older seed (other kinds, or dated from another day) is seeded again.
     const [kinds] = await connection.query(
@@ -623,6 +778,7 @@ async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): 
     await connection.query(`DELETE FROM invoice_line_items WHERE invoice_id > ${n}`);
     await connection.query(`DELETE FROM invoices WHERE id > ${n}`);
     await connection.query(`DELETE FROM clients WHERE id > ${plan.clients}`);
+    await connection.query(`DELETE FROM expenses WHERE id > ${plan.expenses}`);
     await connection.commit();
     return true;
   } finally {

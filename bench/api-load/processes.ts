@@ -214,6 +214,12 @@ export class RssSampler {
     if (this.windowPeak !== null) this.windowPeak = Math.max(this.windowPeak, memory.rss);
   }
 
+  /** The RSS now. */
+  async current(): Promise<number> {
+    await this.sample();
+    return this.latest;
+  }
+
   /** Starts a window and answers the RSS just before it. */
   async beginWindow(): Promise<number> {
     await this.sample();

@@ -33,12 +33,46 @@ export interface UnpagedListReport {
   rssGrowthMiB?: number;
 }
 
+/** A report (or the client read next to it) asked for one request at a time. */
+export interface ReportTiming {
+  name: string;
+  request: string;
+  skipped?: string;
+  /** The one request before the timed ones (not in the median), in milliseconds. */
+  firstMs?: number;
+  /** Wall time in the client, from sending to the last byte of the body. */
+  timesMs?: number[];
+  medianMs?: number;
+  maxMs?: number;
+  status?: number;
+  bodyBytes?: number;
+  /** Service RSS just before its first request, and the highest sampled during its requests. */
+  rssBeforeMiB?: number;
+  rssPeakMiB?: number;
+  /** What the answer was checked against: the seed's figures and what the report said. */
+  check?: string;
+}
+
+export interface ReportsReport {
+  skipped?: string;
+  /** The seed's busiest calendar year, the period of profit and loss and the tax summary. */
+  year?: number;
+  statementClient?: { id: number; seededInvoices: number };
+  /** Target of the issue for aging and a year's profit and loss (MariaDB). */
+  targetMs?: number;
+  rssBeforeMiB?: number;
+  rssPeakMiB?: number;
+  rssAfterMiB?: number;
+  timings: ReportTiming[];
+}
+
 export interface DialectReport {
   dialect: 'mariadb' | 'sqlite';
   invoices: number;
   seed: { reused: boolean; seconds: number };
   operations: OperationReport[];
   unpagedList: UnpagedListReport;
+  reports?: ReportsReport;
   memory: { servicePeakRssMiB: number; baselinePeakRssMiB?: number };
   notes: string[];
   warnings: string[];
@@ -97,6 +131,7 @@ export function markdownReport(report: DialectReport): string {
     return `| ${cells.join(' | ')} |`;
   });
   const list = report.unpagedList;
+  const reports = report.reports ? reportsMarkdown(report.reports) : [];
   const lines = [
     `### ${report.dialect === 'mariadb' ? 'MariaDB' : 'SQLite'}, ${report.invoices.toLocaleString('en')} invoices`,
     '',
@@ -110,9 +145,55 @@ export function markdownReport(report: DialectReport): string {
       (report.memory.baselinePeakRssMiB === undefined
         ? '.'
         : `; baseline ${report.memory.baselinePeakRssMiB.toFixed(0)} MiB.`),
+    ...reports,
     `Seed: ${report.seed.reused ? 'reused' : 'seeded'} in ${report.seed.seconds.toFixed(1)} s.`,
     ...report.notes.map((note) => `- ${note}`),
     ...report.warnings.map((warning) => `- **WARNING**: ${warning}`),
   ];
   return lines.join('\n');
+}
+
+/** Names of the timings the table marks against the target (aging, a year's profit and loss). */
+export const TARGETED_REPORTS = /^report: (aging|profit and loss)/;
+
+export function reportsMarkdown(reports: ReportsReport): string[] {
+  if (reports.skipped) return ['', `Reports: skipped (${reports.skipped}).`];
+  const rows = reports.timings.map((timing) => {
+    const name = `${timing.name} \`${timing.request}\``;
+    if (timing.skipped) return `| ${name} | skipped: ${timing.skipped} | | | | | | |`;
+    const over =
+      reports.targetMs !== undefined &&
+      TARGETED_REPORTS.test(timing.name) &&
+      (timing.maxMs ?? 0) > reports.targetMs
+        ? ' **over target**'
+        : '';
+    const failed = timing.status !== 200 ? `**answered ${timing.status ?? '?'}**` : '';
+    return `| ${[
+      name,
+      `${fixed(timing.medianMs, 1)}${over}${failed}`,
+      fixed(timing.maxMs, 1),
+      fixed(timing.firstMs, 1),
+      String(timing.timesMs?.length ?? 0),
+      ((timing.bodyBytes ?? 0) / 1024).toFixed(1),
+      `${fixed(timing.rssBeforeMiB, 0)} → ${fixed(timing.rssPeakMiB, 0)}`,
+      timing.status === 200 ? (timing.check ?? '') : `status ${timing.status ?? '?'}`,
+    ].join(' | ')} |`;
+  });
+  const statement = reports.timings.find((timing) => timing.name === 'report: statement');
+  const read = reports.timings.find((timing) => timing.name === 'report: client read');
+  const comparison =
+    statement?.medianMs !== undefined && read?.medianMs !== undefined
+      ? `Statement of client ${reports.statementClient?.id} (${reports.statementClient?.seededInvoices} seeded invoices): median ${statement.medianMs.toFixed(1)} ms against ${read.medianMs.toFixed(1)} ms for \`GET /v1/client/${reports.statementClient?.id}\` (${(statement.medianMs / read.medianMs).toFixed(2)}×).`
+      : null;
+  return [
+    '',
+    `Reports (sequential requests after the load; profit and loss and tax summary over ${reports.year}; wall time in the client, ms; target ${reports.targetMs ?? '-'} ms for aging and profit and loss):`,
+    '',
+    '| report | median ms | max ms | first ms | timed | body KiB | RSS before → peak MiB | check |',
+    '|---|--:|--:|--:|--:|--:|--:|---|',
+    ...rows,
+    '',
+    `Service RSS over the reports: ${fixed(reports.rssBeforeMiB, 0)} MiB before, ${fixed(reports.rssPeakMiB, 0)} MiB peak during (+${fixed((reports.rssPeakMiB ?? 0) - (reports.rssBeforeMiB ?? 0), 0)} MiB), ${fixed(reports.rssAfterMiB, 0)} MiB after.`,
+    ...(comparison ? [comparison] : []),
+  ];
 }

@@ -49,7 +49,9 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
    * Up to `limit` invoices at a reminder step that has not been sent: a balance outstanding
    * and not paid or void (`open_until` is then the due date), a live client with an e-mail, and
    * no reminder yet for the latest step whose day has come. `steps` ascending; the step is
-   * worked out in SQL from the day each one starts on (today − step), latest first.
+   * worked out in SQL from the day each one starts on (today − step), latest first. One range
+   * of idx_invoices_open_until, in its order: a scan that finds little to send reads only the
+   * invoices overdue enough, never the whole table.
    */
   async dueReminders(
     steps: Array<{ step: number; since: string }>,
@@ -66,7 +68,7 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
            AND c.deleted_at IS NULL AND c.email <> ''
            AND NOT EXISTS (
              SELECT 1 FROM invoice_reminders r WHERE r.invoice_id = i.id AND r.step = ${stepOf})
-         ORDER BY i.id
+         ORDER BY i.open_until, i.id
          LIMIT ${Math.floor(limit)}`,
         [...stepParameters, steps[0].since, ...stepParameters],
       );

@@ -67,10 +67,17 @@ export class ReportsService {
           >),
           invoices: 0,
         }));
-        sums[fact.bucket] = sums[fact.bucket].plus(fact.balance);
+        for (const bucket of AGING_BUCKETS) {
+          sums[bucket] = sums[bucket].plus(fact.balances[bucket]);
+        }
         sums.invoices += fact.invoices;
       }),
     );
+    // A client whose every counted invoice was taken back (settled by as_of) owes nothing then.
+    for (const [currency, clients] of byCurrency) {
+      for (const [id, sums] of clients) if (sums.invoices === 0) clients.delete(id);
+      if (clients.size === 0) byCurrency.delete(currency);
+    }
     const ids = [...new Set([...byCurrency.values()].flatMap((clients) => [...clients.keys()]))];
     const names = await this.clients.namesOf(ids);
     const amounts = (sums: Sums, currency: string): AgingAmountsDto => {

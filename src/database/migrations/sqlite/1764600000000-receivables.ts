@@ -23,7 +23,7 @@ export class Receivables1764600000000 implements MigrationInterface {
       'CREATE INDEX idx_invoices_issued ON invoices (deleted_at, issue_date, currency, voided_at, tax_rate, sub_total, tax_amount)',
     );
     await runner.query(
-      'CREATE INDEX idx_invoices_receivable ON invoices (deleted_at, open_until, currency, client_id, issue_date, due_date, total, amount_paid)',
+      'CREATE INDEX idx_invoices_aging ON invoices (client_id, currency, deleted_at, open_until, issue_date, due_date, total, amount_paid)',
     );
     await runner.query(
       'CREATE INDEX idx_invoice_payments_date ON invoice_payments (payment_date, invoice_id, status, amount)',
@@ -38,7 +38,7 @@ export class Receivables1764600000000 implements MigrationInterface {
     await runner.query('DROP INDEX idx_credit_notes_issued');
     await runner.query('DROP INDEX idx_expenses_issued');
     await runner.query('DROP INDEX idx_invoice_payments_date');
-    await runner.query('DROP INDEX idx_invoices_receivable');
+    await runner.query('DROP INDEX idx_invoices_aging');
     await runner.query('DROP INDEX idx_invoices_issued');
     await runner.query('DROP TABLE invoice_reminders');
     for (const table of SEND_LOGS) await runner.query(`ALTER TABLE ${table} DROP COLUMN kind`);
