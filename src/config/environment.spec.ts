@@ -35,6 +35,12 @@ describe('validateEnvironment', () => {
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
     ['OUTBOX_POLL_MS', '5'],
     ['OUTBOX_POLL_MS', '-1'],
+    ['REMINDER_DAYS', '1,x'],
+    ['REMINDER_DAYS', '1.5'],
+    ['REMINDER_DAYS', '366'],
+    ['REMINDER_DAYS', '-400'],
+    ['REMINDER_DAYS', '1,,2'],
+    ['REMINDER_SCAN_MS', '10'],
   ])('stops start-up on a bad %s (%s), naming it', (variable, value) => {
     expect(() => validateEnvironment({ [variable]: value })).toThrow(variable);
   });
@@ -53,6 +59,12 @@ describe('validateEnvironment', () => {
       DATABASE_QUERY_TIMEOUT_MS: '1000',
     });
     expect([env.DATABASE_CONNECT_TIMEOUT_MS, env.DATABASE_QUERY_TIMEOUT_MS]).toEqual([100, 1000]);
+  });
+
+  it('reads REMINDER_DAYS as whole days from -365 to 365, with spaces around them', () => {
+    expect(validateEnvironment({ REMINDER_DAYS: ' -3, 1,7 ,+14,-365,365' }).REMINDER_DAYS).toBe(
+      ' -3, 1,7 ,+14,-365,365',
+    );
   });
 
   it('takes OUTBOX_POLL_MS=0 as "no delivery worker here", otherwise 10 ms at least', () => {
