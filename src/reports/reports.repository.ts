@@ -6,7 +6,7 @@ import {
   AGING_BUCKETS,
   AgingBucket,
   agingBucket,
-  agingBucketSql,
+  agingDueRanges,
   daysBetween,
 } from './domain/aging';
 
@@ -50,6 +50,11 @@ function agingFactOf(
     balances: bucketsOf((each) => (each === bucket ? balance : ZERO)),
     invoices,
   };
+}
+
+/** Most buckets of most clients are empty: one shared zero for them. */
+function decimalOrZero(text: string): Decimal {
+  return /^0(\.0*)?$/.test(text) ? ZERO : new Decimal(text);
 }
 
 function bucketsOf(amount: (bucket: AgingBucket) => Decimal): Record<AgingBucket, Decimal> {
@@ -126,20 +131,32 @@ export class ReportsRepository {
   async aging(asOf: string, onFact: (fact: AgingFact) => void): Promise<void> {
     if (this.mysql) {
       const owed = 'i.total - i.amount_paid';
-      const days = 'DATEDIFF(?, i.due_date)';
+      const ranges = agingDueRanges(asOf);
+      const parameters: string[] = [];
+      const sums = AGING_BUCKETS.map((bucket) => {
+        const { from, before } = ranges[bucket];
+        const conditions: string[] = [];
+        if (from !== null) {
+          conditions.push('i.due_date >= ?');
+          parameters.push(from);
+        }
+        if (before !== null) {
+          conditions.push('i.due_date < ?');
+          parameters.push(before);
+        }
+        return `SUM(CASE WHEN ${conditions.join(' AND ')} THEN ${owed} ELSE 0 END) AS \`${bucket}\``;
+      });
       await this.database.forEachRow<RawAgingSums>(
-        `SELECT i.client_id AS clientId, i.currency,
-                ${AGING_BUCKETS.map((bucket) => `SUM(CASE WHEN ${agingBucketSql(days)} = '${bucket}' THEN ${owed} ELSE 0 END) AS \`${bucket}\``).join(', ')},
-                COUNT(*) AS invoices
+        `SELECT i.client_id AS clientId, i.currency, ${sums.join(', ')}, COUNT(*) AS invoices
            FROM invoices i FORCE INDEX (idx_invoices_aging)
            WHERE i.deleted_at IS NULL AND i.open_until < '9999-12-31' AND i.issue_date <= ?
            GROUP BY i.client_id, i.currency`,
-        [...Array<string>(AGING_BUCKETS.length * 4).fill(asOf), asOf],
+        [...parameters, asOf],
         (row) =>
           onFact({
             currency: row.currency,
             clientId: Number(row.clientId),
-            balances: bucketsOf((bucket) => new Decimal(row[bucket])),
+            balances: bucketsOf((bucket) => decimalOrZero(row[bucket])),
             invoices: Number(row.invoices),
           }),
       );

@@ -60,13 +60,12 @@ export class ReportsService {
     await this.database.read(() =>
       this.reports.aging(asOf, (fact) => {
         const clients = getOrAdd(byCurrency, fact.currency, () => new Map<number, Sums>());
-        const sums = getOrAdd(clients, fact.clientId, () => ({
-          ...(Object.fromEntries(AGING_BUCKETS.map((bucket) => [bucket, ZERO])) as Record<
-            AgingBucket,
-            Decimal
-          >),
-          invoices: 0,
-        }));
+        const sums = clients.get(fact.clientId);
+        // A client's first fact is taken as it is (MySQL hands one per client and currency).
+        if (sums === undefined) {
+          clients.set(fact.clientId, { ...fact.balances, invoices: fact.invoices });
+          return;
+        }
         for (const bucket of AGING_BUCKETS) {
           sums[bucket] = sums[bucket].plus(fact.balances[bucket]);
         }

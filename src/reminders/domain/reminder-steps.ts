@@ -1,5 +1,7 @@
 import { daysBetween } from '../../reports/domain/aging';
 
+export { shiftDate as addDays } from '../../reports/domain/aging';
+
 /**
  * The step an invoice due on `dueDate` is at on `today`: the latest of `steps` (days relative to
  * the due date, ascending) whose day has come, or null before the first. Earlier steps passed
@@ -10,12 +12,4 @@ export function currentStep(steps: number[], dueDate: string, today: string): nu
   let current: number | null = null;
   for (const step of steps) if (step <= daysPastDue) current = step;
   return current;
-}
-
-/** `date` moved by `days` (YYYY-MM-DD, UTC). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split('-').map(Number);
-  const instant = new Date(0);
-  instant.setUTCFullYear(year, month - 1, day + days);
-  return instant.toISOString().slice(0, 10);
 }

@@ -1,4 +1,4 @@
-import { agingBucket, daysBetween } from './aging';
+import { AGING_BUCKETS, agingBucket, agingDueRanges, daysBetween, shiftDate } from './aging';
 
 describe('aging buckets', () => {
   it.each([
@@ -21,5 +21,19 @@ describe('aging buckets', () => {
     expect(daysBetween('2025-12-31', '2026-01-01')).toBe(1);
     expect(daysBetween('2026-03-01', '2026-02-28')).toBe(-1);
     expect(daysBetween('0001-01-01', '0001-01-02')).toBe(1);
+  });
+
+  it('gives each due date the same bucket as a range of due dates as by its day count', () => {
+    for (const asOf of ['2026-03-01', '2024-03-01', '2026-01-15']) {
+      const ranges = agingDueRanges(asOf);
+      for (let days = -3; days <= 200; days += 1) {
+        const due = shiftDate(asOf, -days);
+        const holding = AGING_BUCKETS.filter((bucket) => {
+          const { from, before } = ranges[bucket];
+          return (from === null || due >= from) && (before === null || due < before);
+        });
+        expect({ days, holding }).toEqual({ days, holding: [agingBucket(days)] });
+      }
+    }
   });
 });

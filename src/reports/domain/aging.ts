@@ -11,11 +11,30 @@ export function agingBucket(daysPastDue: number): AgingBucket {
   return 'over_90';
 }
 
-/** The same rule as SQL over a day count, for the database that groups by it. */
-export function agingBucketSql(daysPastDue: string): string {
-  return `CASE WHEN ${daysPastDue} <= 0 THEN 'current' WHEN ${daysPastDue} <= 30 THEN '1-30'
-    WHEN ${daysPastDue} <= 60 THEN '31-60' WHEN ${daysPastDue} <= 90 THEN '61-90'
-    ELSE 'over_90' END`;
+/**
+ * The same rule as ranges of due dates, for the database that sums by bucket: each bucket is
+ * the due dates from `from` (inclusive) to `before` (exclusive), either end open. Comparing
+ * dates costs far less per row than counting days.
+ */
+export function agingDueRanges(
+  asOf: string,
+): Record<AgingBucket, { from: string | null; before: string | null }> {
+  const back = (days: number) => shiftDate(asOf, -days);
+  return {
+    current: { from: asOf, before: null },
+    '1-30': { from: back(30), before: asOf },
+    '31-60': { from: back(60), before: back(30) },
+    '61-90': { from: back(90), before: back(60) },
+    over_90: { from: null, before: back(90) },
+  };
+}
+
+/** `date` moved by `days` (YYYY-MM-DD, UTC). */
+export function shiftDate(date: string, days: number): string {
+  const [year, month, day] = date.split('-').map(Number);
+  const instant = new Date(0);
+  instant.setUTCFullYear(year, month - 1, day + days);
+  return instant.toISOString().slice(0, 10);
 }
 
 /** Whole days from `from` to `to`, both YYYY-MM-DD (negative when `to` is earlier). */
