@@ -1,6 +1,30 @@
-import { readFileSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { DocumentView, DocumentViewLine, Issuer } from './document-view';
+import {
+  BLOCK_GAP,
+  BOLD,
+  Box,
+  CELL_PADDING,
+  COLOR,
+  contentBox,
+  drawLines,
+  drawRule,
+  drawTableHeader,
+  drawTextRow,
+  FONT_FILES,
+  FOOTER_FROM_BOTTOM,
+  headerHeight,
+  LINE_GAP,
+  PAGE_MARGIN,
+  pdfBytes,
+  placeColumns,
+  printable,
+  REGULAR,
+  startPageIfShort,
+  TableColumn,
+  textRowHeight,
+  TYPE_SIZE,
+} from './pdf-layout';
 
 /*
  * The printed invoice or estimate on A4: the title; the issuer beside the number and dates; the
@@ -12,30 +36,11 @@ import { DocumentView, DocumentViewLine, Issuer } from './document-view';
 
 export const PDF_MEDIA_TYPE = 'application/pdf';
 
-/** DejaVu Sans covers Latin, Greek and Cyrillic; read once, from the npm package, at load. */
-export const FONT_FILES = {
-  regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-  bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-};
-export const REGULAR = 'DejaVuSans';
-export const BOLD = 'DejaVuSans-Bold';
-
-/** Points (1/72 in). A4 is 595.28 × 841.89. */
-const PAGE_MARGIN = 50;
-/** The footer's top, from the bottom edge of the page (inside the bottom margin). */
-const FOOTER_FROM_BOTTOM = 30;
-const TYPE_SIZE = { title: 22, issuer: 12, body: 10, table: 9, footer: 8 };
-const LINE_GAP = 1;
-const BLOCK_GAP = 18;
-const COLOR = { text: '#1a1a1a', muted: '#666666', rule: '#c8c8c8', headerFill: '#eeeeee' };
-const RULE_WIDTH = 0.5;
-
 /** Issuer on the left, number and dates on the right, as shares of the content width. */
 const DETAILS_SHARE = 0.42;
 const DETAILS_LABEL_WIDTH = 100;
 
 /** The line table: fixed widths for the numbers, the description takes the rest. */
-const CELL_PADDING = { x: 4, y: 4 };
 const NUMBER_COLUMN_WIDTHS = { quantity: 65, rate: 95, amount: 105 };
 
 /** Totals sit under the table, right-aligned: a label, then the amount and currency code. */
@@ -43,16 +48,7 @@ const TOTALS_LABEL_WIDTH = 130;
 const TOTALS_VALUE_WIDTH = 150;
 const TOTALS_ROW_GAP = 4;
 
-interface Box {
-  x: number;
-  width: number;
-}
-
-interface TableColumn extends Box {
-  key: keyof DocumentViewLine;
-  label: string;
-  align: 'left' | 'right';
-}
+type LineColumn = TableColumn<keyof DocumentViewLine>;
 
 interface TotalRow {
   label: string;
@@ -63,15 +59,7 @@ interface TotalRow {
 
 /** Renders the document as an A4 PDF and resolves with its bytes. */
 export function renderDocumentPdf(view: DocumentView, issuer: Issuer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const pdf = createPdf(view, issuer);
-    const chunks: Buffer[] = [];
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-    drawDocument(pdf, view, issuer);
-    pdf.end();
-  });
+  return pdfBytes(createPdf(view, issuer), (pdf) => drawDocument(pdf, view, issuer));
 }
 
 function drawDocument(pdf: PDFKit.PDFDocument, view: DocumentView, issuer: Issuer): void {
@@ -125,16 +113,6 @@ function title(view: DocumentView): string {
   return TITLES[view.kind];
 }
 
-/** The content area of a page (every page has the same size and margins). */
-function contentBox(pdf: PDFKit.PDFDocument): Box & { bottom: number } {
-  const { width, height, margins } = pdf.page;
-  return {
-    x: margins.left,
-    width: width - margins.left - margins.right,
-    bottom: height - margins.bottom,
-  };
-}
-
 function drawTitle(pdf: PDFKit.PDFDocument, view: DocumentView): void {
   const content = contentBox(pdf);
   pdf.font(BOLD).fontSize(TYPE_SIZE.title);
@@ -181,29 +159,6 @@ function drawClient(pdf: PDFKit.PDFDocument, view: DocumentView): void {
   pdf.y = bottom + BLOCK_GAP;
 }
 
-interface TextLine {
-  text: string;
-  bold?: boolean;
-  muted?: boolean;
-  size?: number;
-}
-
-/** Stacks the non-empty lines in a box from `y`; answers the y under the last one. */
-function drawLines(pdf: PDFKit.PDFDocument, box: Box, y: number, lines: TextLine[]): number {
-  for (const line of lines) {
-    const text = printable(line.text);
-    if (text === '') continue;
-    pdf
-      .font(line.bold ? BOLD : REGULAR)
-      .fontSize(line.size ?? TYPE_SIZE.body)
-      .fillColor(line.muted ? COLOR.muted : COLOR.text);
-    pdf.text(text, box.x, y, { width: box.width });
-    y = pdf.y;
-  }
-  pdf.fillColor(COLOR.text);
-  return y;
-}
-
 /** A muted label and its value on one line of a box; answers the y under the taller. */
 function drawLabelled(
   pdf: PDFKit.PDFDocument,
@@ -237,29 +192,15 @@ function drawParagraph(pdf: PDFKit.PDFDocument, heading: string | null, body: st
   pdf.y += BLOCK_GAP;
 }
 
-/** Starts a new page unless `height` still fits above the bottom margin; answers whether. */
-function startPageIfShort(pdf: PDFKit.PDFDocument, height: number): boolean {
-  if (pdf.y + height <= contentBox(pdf).bottom) return false;
-  pdf.addPage();
-  return true;
-}
-
-function tableColumns(pdf: PDFKit.PDFDocument, currency: string): TableColumn[] {
-  const content = contentBox(pdf);
+function tableColumns(pdf: PDFKit.PDFDocument, currency: string): LineColumn[] {
   const { quantity, rate, amount } = NUMBER_COLUMN_WIDTHS;
-  const description = content.width - quantity - rate - amount;
-  const columns: Array<Omit<TableColumn, 'x'>> = [
+  const description = contentBox(pdf).width - quantity - rate - amount;
+  return placeColumns<keyof DocumentViewLine>(pdf, [
     { key: 'description', label: 'Description', width: description, align: 'left' },
     { key: 'quantity', label: 'Quantity', width: quantity, align: 'right' },
     { key: 'rate', label: `Rate (${currency})`, width: rate, align: 'right' },
     { key: 'amount', label: `Amount (${currency})`, width: amount, align: 'right' },
-  ];
-  let x = content.x;
-  return columns.map((column) => {
-    const placed = { ...column, x };
-    x += column.width;
-    return placed;
-  });
+  ]);
 }
 
 /** Rows in order; a row that does not fit starts a new page, which repeats the header. */
@@ -274,75 +215,20 @@ function drawLineTable(pdf: PDFKit.PDFDocument, view: DocumentView): void {
   pdf.y += BLOCK_GAP / 2;
 }
 
-function cellTexts(columns: TableColumn[], line: DocumentViewLine | undefined): string[] {
+function cellTexts(columns: LineColumn[], line: DocumentViewLine | undefined): string[] {
   return columns.map((column) => (line ? printable(line[column.key]) : ''));
-}
-
-/** The height a row of these texts needs: its tallest cell, wrapped, plus padding. */
-function cellsHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[], texts: string[]): number {
-  const heights = columns.map((column, index) =>
-    pdf.heightOfString(texts[index] || ' ', { width: column.width - 2 * CELL_PADDING.x }),
-  );
-  return Math.max(...heights) + 2 * CELL_PADDING.y;
-}
-
-function headerHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[]): number {
-  pdf.font(BOLD).fontSize(TYPE_SIZE.table);
-  return cellsHeight(
-    pdf,
-    columns,
-    columns.map((column) => column.label),
-  );
 }
 
 function rowHeight(
   pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
+  columns: LineColumn[],
   line: DocumentViewLine | undefined,
 ): number {
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.table);
-  return cellsHeight(pdf, columns, cellTexts(columns, line));
+  return textRowHeight(pdf, columns, cellTexts(columns, line));
 }
 
-function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[]): void {
-  const height = headerHeight(pdf, columns);
-  const content = contentBox(pdf);
-  pdf.rect(content.x, pdf.y, content.width, height).fill(COLOR.headerFill);
-  pdf.fillColor(COLOR.text);
-  drawCells(
-    pdf,
-    columns,
-    columns.map((column) => column.label),
-    height,
-  );
-}
-
-function drawTableRow(pdf: PDFKit.PDFDocument, columns: TableColumn[], line: DocumentViewLine) {
-  const height = rowHeight(pdf, columns, line);
-  drawCells(pdf, columns, cellTexts(columns, line), height);
-  const content = contentBox(pdf);
-  drawRule(pdf, content.x, content.x + content.width, pdf.y);
-}
-
-function drawRule(pdf: PDFKit.PDFDocument, from: number, to: number, y: number): void {
-  pdf.moveTo(from, y).lineTo(to, y).lineWidth(RULE_WIDTH).stroke(COLOR.rule);
-}
-
-/** Each cell top-aligned in its column, wrapped to its width; moves y under the row. */
-function drawCells(
-  pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
-  texts: string[],
-  height: number,
-): void {
-  const top = pdf.y;
-  columns.forEach((column, index) => {
-    pdf.text(texts[index], column.x + CELL_PADDING.x, top + CELL_PADDING.y, {
-      width: column.width - 2 * CELL_PADDING.x,
-      align: column.align,
-    });
-  });
-  pdf.y = top + height;
+function drawTableRow(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: DocumentViewLine) {
+  drawTextRow(pdf, columns, cellTexts(columns, line));
 }
 
 function totalRows(view: DocumentView): TotalRow[] {
@@ -401,18 +287,4 @@ function drawFooters(pdf: PDFKit.PDFDocument, view: DocumentView): void {
     );
     pdf.page.margins.bottom = bottomMargin;
   }
-}
-
-/**
- * Text as stored may hold control characters (NUL is kept as given): they have no glyph, so
- * each becomes a space; line breaks stay line breaks.
- */
-export function printable(text: string): string {
-  return (
-    text
-      .replace(/\r\n?/g, '\n')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
-      .trim()
-  );
 }

@@ -1,11 +1,33 @@
 import PDFDocument from 'pdfkit';
-import { BOLD, FONT_FILES, printable, REGULAR } from '../../documents/pdf/document-pdf.renderer';
 import { Issuer } from '../../documents/pdf/document-view';
+import {
+  BLOCK_GAP,
+  BOLD,
+  CELL_PADDING,
+  COLOR,
+  contentBox,
+  drawLines,
+  drawRule,
+  drawTableHeader,
+  drawTextRow,
+  FONT_FILES,
+  FOOTER_FROM_BOTTOM,
+  headerHeight,
+  LINE_GAP,
+  PAGE_MARGIN,
+  pdfBytes,
+  placeColumns,
+  printable,
+  REGULAR,
+  startPageIfShort,
+  TableColumn,
+  textRowHeight,
+  TYPE_SIZE,
+} from '../../documents/pdf/pdf-layout';
 
 /*
- * A client's statement of account on A4, drawn like the printed documents
- * (src/documents/pdf/document-pdf.renderer.ts: the same fonts, read once there, the same sizes,
- * colours and table): the title; the issuer beside the period; the client; then per currency
+ * A client's statement of account on A4, drawn like the printed documents (the same fonts,
+ * sizes, colours and table: src/documents/pdf/pdf-layout.ts): the title; the issuer beside the period; the client; then per currency
  * the opening balance, the lines with their running balance and the closing balance; a footer
  * on every page. Blocks are drawn in reading order, which is the order a PDF reader extracts the
  * text in. A table row is measured before it is drawn, and one that does not fit starts a new
@@ -47,16 +69,6 @@ type StatementCurrency = StatementView['currencies'][number];
 
 const TITLE = 'Statement of account';
 
-/** As the document renderer: points (1/72 in); A4 is 595.28 × 841.89. */
-const PAGE_MARGIN = 50;
-/** The footer's top, from the bottom edge of the page (inside the bottom margin). */
-const FOOTER_FROM_BOTTOM = 30;
-const TYPE_SIZE = { title: 22, issuer: 12, body: 10, table: 9, footer: 8 };
-const LINE_GAP = 1;
-const BLOCK_GAP = 18;
-const COLOR = { text: '#1a1a1a', muted: '#666666', rule: '#c8c8c8', headerFill: '#eeeeee' };
-const RULE_WIDTH = 0.5;
-
 /** Issuer on the left, the period on the right, as shares of the content width. */
 const PERIOD_SHARE = 0.42;
 
@@ -64,7 +76,6 @@ const PERIOD_SHARE = 0.42;
  * The line table: fixed widths for the date, the type, the invoice number and the amounts (the
  * widest amount, `-12345678901.23`, fits on one line); the reference takes the rest.
  */
-const CELL_PADDING = { x: 4, y: 4 };
 const COLUMN_WIDTHS = { date: 64, type: 62, invoiceNo: 80, amount: 92, balance: 92 };
 
 /** The opening and closing balances sit right-aligned: a label, then amount and currency. */
@@ -79,36 +90,11 @@ const TYPE_LABELS: Record<StatementLineType, string> = {
   credit_note: 'Credit note',
 };
 
-interface Box {
-  x: number;
-  width: number;
-}
-
-interface TableColumn extends Box {
-  label: string;
-  align: 'left' | 'right';
-  text: (line: StatementViewLine) => string;
-}
-
-interface TextLine {
-  text: string;
-  bold?: boolean;
-  muted?: boolean;
-  size?: number;
-  align?: 'left' | 'right';
-}
+type LineColumn = TableColumn<keyof StatementViewLine>;
 
 /** Renders the statement as an A4 PDF and resolves with its bytes. */
 export function renderStatementPdf(view: StatementView, issuer: Issuer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const pdf = createPdf(view, issuer);
-    const chunks: Buffer[] = [];
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-    drawStatement(pdf, view, issuer);
-    pdf.end();
-  });
+  return pdfBytes(createPdf(view, issuer), (pdf) => drawStatement(pdf, view, issuer));
 }
 
 function drawStatement(pdf: PDFKit.PDFDocument, view: StatementView, issuer: Issuer): void {
@@ -142,16 +128,6 @@ function createPdf(view: StatementView, issuer: Issuer): PDFKit.PDFDocument {
   pdf.registerFont(BOLD, FONT_FILES.bold);
   pdf.font(REGULAR).fontSize(TYPE_SIZE.body).fillColor(COLOR.text).lineGap(LINE_GAP);
   return pdf;
-}
-
-/** The content area of a page (every page has the same size and margins). */
-function contentBox(pdf: PDFKit.PDFDocument): Box & { bottom: number } {
-  const { width, height, margins } = pdf.page;
-  return {
-    x: margins.left,
-    width: width - margins.left - margins.right,
-    bottom: height - margins.bottom,
-  };
 }
 
 function drawTitle(pdf: PDFKit.PDFDocument): void {
@@ -200,22 +176,6 @@ function drawClient(pdf: PDFKit.PDFDocument, view: StatementView): void {
   pdf.y = bottom + BLOCK_GAP;
 }
 
-/** Stacks the non-empty lines in a box from `y`; answers the y under the last one. */
-function drawLines(pdf: PDFKit.PDFDocument, box: Box, y: number, lines: TextLine[]): number {
-  for (const line of lines) {
-    const text = printable(line.text);
-    if (text === '') continue;
-    pdf
-      .font(line.bold ? BOLD : REGULAR)
-      .fontSize(line.size ?? TYPE_SIZE.body)
-      .fillColor(line.muted ? COLOR.muted : COLOR.text);
-    pdf.text(text, box.x, y, { width: box.width, align: line.align ?? 'left' });
-    y = pdf.y;
-  }
-  pdf.fillColor(COLOR.text);
-  return y;
-}
-
 /**
  * One currency: its code, the opening balance, the lines, the closing balance. The code, the
  * opening balance, the table header and the first row start on one page.
@@ -247,13 +207,6 @@ function money(section: StatementCurrency, amount: string): string {
   return `${printable(amount)} ${printable(section.currency)}`;
 }
 
-/** Starts a new page unless `height` still fits above the bottom margin; answers whether. */
-function startPageIfShort(pdf: PDFKit.PDFDocument, height: number): boolean {
-  if (pdf.y + height <= contentBox(pdf).bottom) return false;
-  pdf.addPage();
-  return true;
-}
-
 function balanceHeight(pdf: PDFKit.PDFDocument): number {
   pdf.font(BOLD).fontSize(TYPE_SIZE.body);
   return pdf.currentLineHeight(true) + BALANCE_ROW_GAP;
@@ -280,35 +233,23 @@ function drawBalance(pdf: PDFKit.PDFDocument, label: string, value: string, stro
   pdf.y = Math.max(labelBottom, pdf.y) + BALANCE_ROW_GAP;
 }
 
-function tableColumns(pdf: PDFKit.PDFDocument): TableColumn[] {
-  const content = contentBox(pdf);
+function tableColumns(pdf: PDFKit.PDFDocument): LineColumn[] {
   const { date, type, invoiceNo, amount, balance } = COLUMN_WIDTHS;
-  const reference = content.width - date - type - invoiceNo - amount - balance;
-  const columns: Array<Omit<TableColumn, 'x'>> = [
-    { label: 'Date', width: date, align: 'left', text: (line) => line.date },
-    {
-      label: 'Type',
-      width: type,
-      align: 'left',
-      text: (line) => TYPE_LABELS[line.type] ?? String(line.type),
-    },
-    { label: 'Reference', width: reference, align: 'left', text: (line) => line.reference },
-    { label: 'Invoice', width: invoiceNo, align: 'left', text: (line) => line.invoiceNo },
-    { label: 'Amount', width: amount, align: 'right', text: (line) => line.amount },
-    { label: 'Balance', width: balance, align: 'right', text: (line) => line.balance },
-  ];
-  let x = content.x;
-  return columns.map((column) => {
-    const placed = { ...column, x };
-    x += column.width;
-    return placed;
-  });
+  const reference = contentBox(pdf).width - date - type - invoiceNo - amount - balance;
+  return placeColumns<keyof StatementViewLine>(pdf, [
+    { key: 'date', label: 'Date', width: date, align: 'left' },
+    { key: 'type', label: 'Type', width: type, align: 'left' },
+    { key: 'reference', label: 'Reference', width: reference, align: 'left' },
+    { key: 'invoiceNo', label: 'Invoice', width: invoiceNo, align: 'left' },
+    { key: 'amount', label: 'Amount', width: amount, align: 'right' },
+    { key: 'balance', label: 'Balance', width: balance, align: 'right' },
+  ]);
 }
 
 /** Rows in order; a row that does not fit starts a new page, which repeats the header. */
 function drawLineTable(
   pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
+  columns: LineColumn[],
   lines: StatementViewLine[],
 ): void {
   drawTableHeader(pdf, columns);
@@ -333,34 +274,14 @@ function drawLineTable(
   pdf.y += BLOCK_GAP / 2;
 }
 
-function cellTexts(columns: TableColumn[], line: StatementViewLine): string[] {
-  return columns.map((column) => printable(column.text(line)));
-}
-
-/** The height a row of these texts needs: its tallest cell, wrapped, plus padding. */
-function cellsHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[], texts: string[]): number {
-  const heights = columns.map((column, index) =>
-    pdf.heightOfString(texts[index] || ' ', { width: column.width - 2 * CELL_PADDING.x }),
-  );
-  return Math.max(...heights) + 2 * CELL_PADDING.y;
-}
-
-function headerHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[]): number {
-  pdf.font(BOLD).fontSize(TYPE_SIZE.table);
-  return cellsHeight(
-    pdf,
-    columns,
-    columns.map((column) => column.label),
+function cellTexts(columns: LineColumn[], line: StatementViewLine): string[] {
+  return columns.map((column) =>
+    printable(column.key === 'type' ? (TYPE_LABELS[line.type] ?? line.type) : line[column.key]),
   );
 }
 
-function rowHeight(
-  pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
-  line: StatementViewLine,
-): number {
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.table);
-  return cellsHeight(pdf, columns, cellTexts(columns, line));
+function rowHeight(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: StatementViewLine) {
+  return textRowHeight(pdf, columns, cellTexts(columns, line));
 }
 
 /** The height of the note that stands for an empty table. */
@@ -369,45 +290,8 @@ function emptyHeight(pdf: PDFKit.PDFDocument): number {
   return pdf.currentLineHeight(true) + 2 * CELL_PADDING.y;
 }
 
-function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[]): void {
-  const height = headerHeight(pdf, columns);
-  const content = contentBox(pdf);
-  pdf.rect(content.x, pdf.y, content.width, height).fill(COLOR.headerFill);
-  pdf.fillColor(COLOR.text);
-  drawCells(
-    pdf,
-    columns,
-    columns.map((column) => column.label),
-    height,
-  );
-}
-
-function drawTableRow(pdf: PDFKit.PDFDocument, columns: TableColumn[], line: StatementViewLine) {
-  const height = rowHeight(pdf, columns, line);
-  drawCells(pdf, columns, cellTexts(columns, line), height);
-  const content = contentBox(pdf);
-  drawRule(pdf, content.x, content.x + content.width, pdf.y);
-}
-
-function drawRule(pdf: PDFKit.PDFDocument, from: number, to: number, y: number): void {
-  pdf.moveTo(from, y).lineTo(to, y).lineWidth(RULE_WIDTH).stroke(COLOR.rule);
-}
-
-/** Each cell top-aligned in its column, wrapped to its width; moves y under the row. */
-function drawCells(
-  pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
-  texts: string[],
-  height: number,
-): void {
-  const top = pdf.y;
-  columns.forEach((column, index) => {
-    pdf.text(texts[index], column.x + CELL_PADDING.x, top + CELL_PADDING.y, {
-      width: column.width - 2 * CELL_PADDING.x,
-      align: column.align,
-    });
-  });
-  pdf.y = top + height;
+function drawTableRow(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: StatementViewLine) {
+  drawTextRow(pdf, columns, cellTexts(columns, line));
 }
 
 /** "Statement of account · Acme · page 1 of 3" under every page, once every page exists. */
