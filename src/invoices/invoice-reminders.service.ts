@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ClientsService } from '../clients/clients.service';
-import { Clock } from '../common/clock';
+import { Clock, daysBetween, shiftDate } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { toDocumentView } from '../documents/pdf/document-view';
 import { EventLog } from '../events/event-log';
-import { addDays, currentStep } from '../reminders/domain/reminder-steps';
-import { daysBetween } from '../reports/domain/aging';
+import { currentStep } from '../reminders/domain/reminder-steps';
 import { InvoiceLinesRepository } from './invoice-lines.repository';
 import { toRecordPart } from './invoices.mapper';
 import { InvoicesRepository } from './invoices.repository';
@@ -37,7 +36,7 @@ export class InvoiceRemindersService {
     const today = this.clock.today();
     const steps = this.config.reminderDays.map((step) => ({
       step,
-      since: addDays(today, -step),
+      since: shiftDate(today, -step),
     }));
     return this.database.read(() => this.invoices.dueReminders(steps, limit));
   }

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { daysBetween } from '../common/clock';
 import { currenciesByMinorUnits, minorUnits } from '../common/money/currency';
 import { Decimal, ZERO } from '../common/money/decimal';
 import { Database } from '../database/database';
-import {
-  AGING_BUCKETS,
-  AgingBucket,
-  agingBucket,
-  agingDueRanges,
-  daysBetween,
-} from './domain/aging';
+import { AGING_BUCKETS, AgingBucket, agingBucket, agingDueRanges } from './domain/aging';
 
 /*
  * The reports' reads. Each answers "facts": amounts keyed by what the report groups by. On

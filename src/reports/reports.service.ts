@@ -1,4 +1,5 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { ClientDto } from '../clients/dto/client-response.dto';
 import { ClientsService } from '../clients/clients.service';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
@@ -260,7 +261,8 @@ export class ReportsService {
   }
 
   async statement(clientId: number, query: StatementQueryDto): Promise<ReportAnswer<StatementDto>> {
-    const statement = await this.buildStatement(clientId, query);
+    const client = await this.clients.get(clientId);
+    const statement = await this.buildStatement(client, query);
     return this.answer(
       statement,
       query.format,
@@ -270,8 +272,8 @@ export class ReportsService {
   }
 
   async statementPdf(clientId: number, query: StatementPeriodDto): Promise<StreamableFile> {
-    const statement = await this.buildStatement(clientId, query);
     const client = await this.clients.get(clientId);
+    const statement = await this.buildStatement(client, query);
     const pdf = await renderStatementPdf(
       toStatementView(statement, client.address),
       this.config.company,
@@ -284,12 +286,15 @@ export class ReportsService {
    * entry in the period in date order (on one date, invoices first, then entries, each by id),
    * the running balance, and the closing balance.
    */
-  private async buildStatement(clientId: number, query: StatementPeriodDto): Promise<StatementDto> {
+  private async buildStatement(
+    client: ClientDto,
+    query: StatementPeriodDto,
+  ): Promise<StatementDto> {
+    const clientId = Number(client.id);
     const to = query.to ?? this.clock.today();
     const from = query.from ?? '';
     if (from !== '' && to < from)
       throw DomainException.invalidField('to', 'to must not be before from');
-    const client = await this.clients.get(clientId);
     const { invoices, entries } = await this.database.read(async () => ({
       invoices: await this.reports.statementInvoices(clientId, to),
       entries: await this.reports.statementEntries(clientId, to),

@@ -28,6 +28,7 @@ export function minorUnits(code: string): number {
 /** Each count of minor digits with the currencies that have it (2: USD, EUR, …; 0: JPY, …). */
 export function currenciesByMinorUnits(): Map<number, string[]> {
   const groups = new Map<number, string[]>();
-  for (const [code, digits] of MINOR_UNITS) groups.set(digits, [...(groups.get(digits) ?? []), code]);
+  for (const [code, digits] of MINOR_UNITS)
+    groups.set(digits, [...(groups.get(digits) ?? []), code]);
   return groups;
 }

@@ -1,6 +1,4 @@
-import { daysBetween } from '../../reports/domain/aging';
-
-export { shiftDate as addDays } from '../../reports/domain/aging';
+import { daysBetween } from '../../common/clock';
 
 /**
  * The step an invoice due on `dueDate` is at on `today`: the latest of `steps` (days relative to

@@ -1,3 +1,5 @@
+import { shiftDate } from '../../common/clock';
+
 /** The aging buckets, by days past due (CONTRACT.md, Receivables). */
 export const AGING_BUCKETS = ['current', '1-30', '31-60', '61-90', 'over_90'] as const;
 export type AgingBucket = (typeof AGING_BUCKETS)[number];
@@ -27,24 +29,4 @@ export function agingDueRanges(
     '61-90': { from: back(90), before: back(60) },
     over_90: { from: null, before: back(90) },
   };
-}
-
-/** `date` moved by `days` (YYYY-MM-DD, UTC). */
-export function shiftDate(date: string, days: number): string {
-  const [year, month, day] = date.split('-').map(Number);
-  const instant = new Date(0);
-  instant.setUTCFullYear(year, month - 1, day + days);
-  return instant.toISOString().slice(0, 10);
-}
-
-/** Whole days from `from` to `to`, both YYYY-MM-DD (negative when `to` is earlier). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((dayNumber(to) - dayNumber(from)) / 86_400_000);
-}
-
-function dayNumber(date: string): number {
-  const [year, month, day] = date.split('-').map(Number);
-  const instant = new Date(0);
-  instant.setUTCFullYear(year, month - 1, day);
-  return instant.getTime();
 }
