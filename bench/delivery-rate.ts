@@ -2,14 +2,9 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS } from '../src/app.options';
@@ -17,6 +12,7 @@ import { configureApp } from '../src/app.setup';
 import { AppConfig } from '../src/config/app-config';
 import { validateEnvironment } from '../src/config/environment';
 import { SmtpSink } from '../test/setup/smtp-sink';
+import { createThrowawayDatabase } from './throwaway-database';
 
 /*
  * Messages delivered per second to a local SMTP server (smtp-server on the loopback), through
@@ -81,32 +77,22 @@ async function queueSends(env: Record<string, string>): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const suffix = randomBytes(6).toString('hex');
-  const sqliteFile = join(tmpdir(), `invoicing-bench-${suffix}.sqlite`);
-  const databaseName = `invoicing_bench_${suffix}`;
-  const server = MARIADB_SERVER?.replace(/^mariadb:/, 'mysql:');
-  if (server) {
-    const connection = await createConnection(server);
-    await connection.query(
-      `CREATE DATABASE ${databaseName} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
-    await connection.end();
-  }
+  const database = await createThrowawayDatabase(MARIADB_SERVER);
   const sink = new SmtpSink();
   await sink.start();
   const env = {
-    DATABASE_URL: server ? `${MARIADB_SERVER}/${databaseName}` : `sqlite:${sqliteFile}`,
+    DATABASE_URL: database.url,
     SMTP_URL: sink.url,
     RATE_LIMIT_PER_MINUTE: '0',
     COMPANY_NAME: 'Acme Ltd',
   };
-  const database = server ? `MariaDB (${INSTANCES} instance(s))` : 'SQLite';
+  const databaseLabel = MARIADB_SERVER ? `MariaDB (${INSTANCES} instance(s))` : 'SQLite';
   try {
     await queueSends(env);
     // The clock starts once the first instance is up: its worker first polls 20 ms later.
     const apps = [await createApp({ ...env, OUTBOX_POLL_MS: '20' })];
     const started = performance.now();
-    while (apps.length < (server ? INSTANCES : 1)) {
+    while (apps.length < (MARIADB_SERVER ? INSTANCES : 1)) {
       apps.push(await createApp({ ...env, OUTBOX_POLL_MS: '20' }));
     }
     while (sink.received.length < MESSAGES) await delay(5);
@@ -114,20 +100,12 @@ async function main(): Promise<void> {
     for (const app of apps) await app.close();
     console.log(
       `${MESSAGES} messages delivered in ${seconds.toFixed(2)} s: ` +
-        `${(MESSAGES / seconds).toFixed(0)} messages/s (${database}, Node ${process.version}, ` +
+        `${(MESSAGES / seconds).toFixed(0)} messages/s (${databaseLabel}, Node ${process.version}, ` +
         `PDF of 2 lines, ${(sink.received[0].raw.length / 1024).toFixed(0)} KiB per message)`,
     );
   } finally {
     await sink.stop();
-    if (server) {
-      const connection = await createConnection(server);
-      await connection.query(`DROP DATABASE IF EXISTS ${databaseName}`);
-      await connection.end();
-    } else {
-      await Promise.all(
-        ['', '-wal', '-shm'].map((end) => rm(`${sqliteFile}${end}`, { force: true })),
-      );
-    }
+    await database.drop();
   }
 }
 

@@ -2,11 +2,7 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createConnection } from 'mysql2/promise';
 import request from 'supertest';
@@ -16,6 +12,7 @@ import { APP_OPTIONS } from '../src/app.options';
 import { configureApp } from '../src/app.setup';
 import { AppConfig } from '../src/config/app-config';
 import { validateEnvironment } from '../src/config/environment';
+import { createThrowawayDatabase } from './throwaway-database';
 
 /*
  * Whether the event feed and a record's history cost the same at any depth: EVENTS events are
@@ -80,26 +77,16 @@ async function timed(http: ReturnType<typeof request>, path: string): Promise<nu
 }
 
 async function main(): Promise<void> {
-  const suffix = randomBytes(6).toString('hex');
-  const sqliteFile = join(tmpdir(), `invoicing-bench-${suffix}.sqlite`);
-  const databaseName = `invoicing_bench_${suffix}`;
-  const server = MARIADB_SERVER?.replace(/^mariadb:/, 'mysql:');
-  if (server) {
-    const connection = await createConnection(server);
-    await connection.query(
-      `CREATE DATABASE ${databaseName} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
-    await connection.end();
-  }
+  const database = await createThrowawayDatabase(MARIADB_SERVER);
   const env = {
-    DATABASE_URL: server ? `${MARIADB_SERVER}/${databaseName}` : `sqlite:${sqliteFile}`,
+    DATABASE_URL: database.url,
     RATE_LIMIT_PER_MINUTE: '0',
     OUTBOX_POLL_MS: '0',
   };
   try {
     const app = await createApp(env);
     const seeding = performance.now();
-    await seed(app.get(DataSource), server && `${server}/${databaseName}`);
+    await seed(app.get(DataSource), database.mysqlUrl);
     const seeded = (performance.now() - seeding) / 1000;
     const http = request(app.getHttpServer() as Server);
     const rows: Array<[string, number]> = [];
@@ -118,21 +105,13 @@ async function main(): Promise<void> {
     }
     await app.close();
     console.log(
-      `${EVENTS} events (${server ? 'MariaDB' : 'SQLite'}, seeded in ${seeded.toFixed(0)} s, ` +
+      `${EVENTS} events (${MARIADB_SERVER ? 'MariaDB' : 'SQLite'}, seeded in ${seeded.toFixed(0)} s, ` +
         `Node ${process.version}); mean of ${REQUESTS} sequential requests:`,
     );
     console.log('| read | ms per request |\n|---|--:|');
     for (const [label, ms] of rows) console.log(`| ${label} | ${ms.toFixed(2)} |`);
   } finally {
-    if (server) {
-      const connection = await createConnection(server);
-      await connection.query(`DROP DATABASE IF EXISTS ${databaseName}`);
-      await connection.end();
-    } else {
-      await Promise.all(
-        ['', '-wal', '-shm'].map((end) => rm(`${sqliteFile}${end}`, { force: true })),
-      );
-    }
+    await database.drop();
   }
 }
 

@@ -2,16 +2,14 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
+import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createConnection } from 'mysql2/promise';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
@@ -20,6 +18,7 @@ import { APP_OPTIONS } from '../src/app.options';
 import { configureApp } from '../src/app.setup';
 import { AppConfig } from '../src/config/app-config';
 import { validateEnvironment } from '../src/config/environment';
+import { createThrowawayDatabase } from './throwaway-database';
 
 /*
  * Webhook deliveries per second to a local receiver (a plain node:http server on 127.0.0.1
@@ -165,21 +164,11 @@ interface Round {
 }
 
 async function oneRound(round: number): Promise<Round> {
-  const suffix = randomBytes(6).toString('hex');
-  const sqliteFile = join(tmpdir(), `invoicing-bench-${suffix}.sqlite`);
-  const databaseName = `invoicing_bench_${suffix}`;
-  const server = MARIADB_SERVER?.replace(/^mariadb:/, 'mysql:');
-  if (server) {
-    const connection = await createConnection(server);
-    await connection.query(
-      `CREATE DATABASE ${databaseName} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-    );
-    await connection.end();
-  }
+  const database = await createThrowawayDatabase(MARIADB_SERVER);
   const receiver = new Receiver();
   await receiver.start();
   const env = {
-    DATABASE_URL: server ? `${MARIADB_SERVER}/${databaseName}` : `sqlite:${sqliteFile}`,
+    DATABASE_URL: database.url,
     RATE_LIMIT_PER_MINUTE: '0',
     COMPANY_NAME: 'Acme Ltd',
     WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -198,7 +187,7 @@ async function oneRound(round: number): Promise<Round> {
     let seconds: number;
     let statusesAfter: Record<string, number>;
     try {
-      while (apps.length < (server ? INSTANCES : 1)) {
+      while (apps.length < (MARIADB_SERVER ? INSTANCES : 1)) {
         apps.push(await createApp({ ...env, OUTBOX_POLL_MS: '20' }));
       }
       const deadline = Date.now() + DELIVERY_DEADLINE_MS;
@@ -252,15 +241,7 @@ async function oneRound(round: number): Promise<Round> {
     return result;
   } finally {
     await receiver.stop();
-    if (server) {
-      const connection = await createConnection(server);
-      await connection.query(`DROP DATABASE IF EXISTS ${databaseName}`);
-      await connection.end();
-    } else {
-      await Promise.all(
-        ['', '-wal', '-shm'].map((end) => rm(`${sqliteFile}${end}`, { force: true })),
-      );
-    }
+    await database.drop();
   }
 }
 
