@@ -3,12 +3,14 @@
  * once against an embedded SQLite file and once against the local MariaDB. Every e2e file gets
  * a throwaway database of its own (test/setup/test-database.ts).
  */
+/** Packages that ship ES modules only, while Jest runs CommonJS (Node requires them itself). */
+const ESM_PACKAGES = '@nestjs/terminus|request-filtering-agent|intl-messageformat|@formatjs';
+
 const tsJest = {
   '^.+\\.ts$': 'ts-jest',
-  // @nestjs/terminus and request-filtering-agent ship ES modules only; Jest runs CommonJS.
-  '/node_modules/(@nestjs/terminus|request-filtering-agent)/.+\\.js$':
-    '<rootDir>/test/setup/esm-package.transform.js',
+  [`/node_modules/(${ESM_PACKAGES})/.+\\.js$`]: '<rootDir>/test/setup/esm-package.transform.js',
 };
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
 
 const e2e = (dialect) => ({
   displayName: `e2e-${dialect}`,
@@ -25,7 +27,7 @@ const e2e = (dialect) => ({
       : []),
   ],
   transform: tsJest,
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs/terminus|request-filtering-agent)/)'],
+  transformIgnorePatterns,
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
   globals: { TEST_DIALECT: dialect },
@@ -39,6 +41,7 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/src/**/*.spec.ts'],
       transform: tsJest,
+      transformIgnorePatterns,
       testEnvironment: 'node',
     },
     e2e('sqlite'),

@@ -1,5 +1,7 @@
+import mjml2html from 'mjml';
 import type Mail from 'nodemailer/lib/mailer';
-import { DOCUMENT_NAMES, DocumentView, Issuer } from '../documents/pdf/document-view';
+import { DocumentMessages, messagesFor } from '../documents/i18n/document-messages';
+import { DocumentView, Issuer } from '../documents/pdf/document-view';
 
 /** What the mail needs beyond the document. */
 export interface MailEnvelope {
@@ -9,94 +11,314 @@ export interface MailEnvelope {
   messageId: string;
 }
 
+/** One labelled line of a table: the summary, the totals, the issuer's details. */
+interface Row {
+  label: string;
+  value: string;
+  strong?: boolean;
+}
+
+/** Everything one mail says, in its language: both bodies are drawn from this alone. */
+interface MailContent {
+  locale: string;
+  subject: string;
+  /** `Invoice INV-1`, with the mark (`PAID`, `VOID`) when there is one. */
+  heading: string;
+  greeting: string;
+  /** The intro, or for a reminder what it reminds of. */
+  message: string;
+  /** What is due and by when, that it is paid, void, or how long an estimate holds. */
+  status: string;
+  summary: Row[];
+  totals: Row[];
+  closing: string;
+  /** The issuer's name and address lines. */
+  signature: string[];
+  issuerDetails: Row[];
+}
+
 /**
- * The e-mail of one send: subject with the kind, number and company; plain-text and HTML
- * bodies with the totals and due date; the PDF attached as `<number>.pdf`.
+ * The e-mail of one send, in the document's locale: the subject with the kind, number and
+ * company; a plain-text body and a responsive HTML body (MJML) saying the same things (what is
+ * due and by when, the totals, the issuer's details); the PDF attached as `<number>.pdf`.
  */
-export function composeDocumentMail(
+export async function composeDocumentMail(
   view: DocumentView,
   issuer: Issuer,
   pdf: Buffer,
   envelope: MailEnvelope,
-): Mail.Options {
-  const name = DOCUMENT_NAMES[view.kind];
-  const title = `${capitalised(name)} ${view.number}`;
-  const rows = summaryRows(view);
-  const greeting = view.customer.name ? `Dear ${view.customer.name},` : 'Hello,';
-  const intro =
-    view.reminder === undefined
-      ? `Please find attached ${name} ${view.number} from ${issuer.name}.`
-      : reminderText(view, view.reminder.daysOverdue);
-  const signature = [issuer.name, issuer.address, issuer.email].filter((line) => line !== '');
-  const labelWidth = Math.max(...rows.map(([label]) => label.length)) + 1;
-  const text = [
-    greeting,
-    '',
-    intro,
-    '',
-    ...rows.map(([label, value]) => `${`${label}:`.padEnd(labelWidth)} ${value}`),
-    '',
-    ...signature,
-    '',
-  ].join('\n');
-  const html = [
-    '<!DOCTYPE html>',
-    `<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>`,
-    `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(intro)}</p>`,
-    '<table>',
-    ...rows.map(
-      ([label, value]) =>
-        `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
-    ),
-    '</table>',
-    `<p>${signature.map(escapeHtml).join('<br>')}</p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+): Promise<Mail.Options> {
+  const content = mailContent(view, issuer);
   return {
     from: envelope.from,
     to: envelope.to,
     messageId: envelope.messageId,
-    subject: oneLine(`${view.reminder ? 'Reminder: ' : ''}${title} from ${issuer.name}`),
-    text,
-    html,
+    subject: content.subject,
+    text: textBody(content),
+    html: await htmlBody(content),
     attachments: [
       { filename: `${fileNameOf(view.number)}.pdf`, content: pdf, contentType: 'application/pdf' },
     ],
   };
 }
 
-/** What a reminder says: how late the invoice is, and what is still owed. */
-function reminderText(view: DocumentView, daysOverdue: number): string {
-  const owed = `${view.balanceDue ?? view.total} ${view.currency}`;
-  const days = (count: number) => `${count} ${count === 1 ? 'day' : 'days'}`;
-  const when =
-    daysOverdue > 0
-      ? `is ${days(daysOverdue)} overdue (due ${view.dueDate})`
-      : daysOverdue === 0
-        ? 'is due today'
-        : `is due in ${days(-daysOverdue)}, on ${view.dueDate}`;
-  return `A reminder: invoice ${view.number} ${when}. ${owed} is still owed. The invoice is attached.`;
+function mailContent(view: DocumentView, givenIssuer: Issuer): MailContent {
+  const messages = messagesFor(view.locale);
+  const { t } = messages;
+  const issuer = withEveryDetail(givenIssuer);
+  const title = t(`title.${view.kind}`);
+  const subject = t('mail.subject', { title, number: view.number, issuer: issuer.name });
+  const mark = view.mark === undefined ? '' : ` · ${t(`mark.${view.mark}`)}`;
+  const message =
+    view.reminder === undefined
+      ? t('mail.intro', { kind: view.kind, number: view.number, issuer: issuer.name })
+      : reminderText(view, view.reminder.daysOverdue, messages);
+  return {
+    locale: messages.locale,
+    subject: oneLine(
+      view.reminder === undefined ? subject : `${t('mail.reminderSubjectPrefix')} ${subject}`,
+    ),
+    heading: `${title} ${view.number}${mark}`,
+    greeting: view.customer.name
+      ? t('mail.greeting', { name: view.customer.name })
+      : t('mail.greetingNoName'),
+    message,
+    status: statusText(view, messages),
+    summary: summaryRows(view, messages),
+    totals: totalRows(view, messages),
+    closing: t('mail.closing'),
+    signature: [issuer.name, ...linesOf(issuer.address)].filter((line) => line !== ''),
+    issuerDetails: issuerRows(issuer, messages),
+  };
 }
 
-/** Label and value of each summary line, as both bodies show them. */
-function summaryRows(view: DocumentView): Array<[string, string]> {
-  const money = (amount: string) => `${amount} ${view.currency}`;
-  const rows: Array<[string, string]> = [
-    [capitalised(DOCUMENT_NAMES[view.kind]), view.number],
-    ['Issue date', view.issueDate],
+/** Older settings may lack the newer details: each is '' then, and left out. */
+function withEveryDetail(issuer: Issuer): Issuer {
+  const detail = (value: string | undefined) => value ?? '';
+  return {
+    name: detail(issuer.name),
+    address: detail(issuer.address),
+    email: detail(issuer.email),
+    taxId: detail(issuer.taxId),
+    phone: detail(issuer.phone),
+    website: detail(issuer.website),
+    registration: detail(issuer.registration),
+    bankAccount: detail(issuer.bankAccount),
+    bankBic: detail(issuer.bankBic),
+    bankName: detail(issuer.bankName),
+    paymentTerms: detail(issuer.paymentTerms),
+  };
+}
+
+/** What a reminder says: how late the invoice is, and what is still owed. */
+function reminderText(
+  view: DocumentView,
+  daysOverdue: number,
+  { t, money, date }: DocumentMessages,
+): string {
+  return t('mail.reminder', {
+    number: view.number,
+    state: daysOverdue > 0 ? 'overdue' : daysOverdue === 0 ? 'today' : 'upcoming',
+    days: Math.abs(daysOverdue),
+    dueDate: view.dueDate === undefined ? '' : date(view.dueDate),
+    balance: money(view.balanceDue ?? view.total, view.currency),
+  });
+}
+
+/**
+ * A void invoice says so; an invoice with nothing left to pay that it is paid; one with a
+ * balance what to pay by when (a reminder has said it already); an estimate until when it holds.
+ */
+function statusText(view: DocumentView, { t, money, date }: DocumentMessages): string {
+  if (view.mark === 'void') return t('mail.void');
+  if (view.kind === 'estimate') {
+    return view.dueDate === undefined ? '' : t('mail.validUntil', { date: date(view.dueDate) });
+  }
+  if (view.kind !== 'invoice') return '';
+  const balance = view.balanceDue ?? view.total;
+  if (view.mark === 'paid' || !isPositive(balance)) return t('mail.paid');
+  if (view.reminder !== undefined) return '';
+  const amount = money(balance, view.currency);
+  return view.dueDate === undefined
+    ? t('mail.pay', { amount })
+    : t('mail.payBy', { amount, date: date(view.dueDate) });
+}
+
+/** Whether plain decimal text is above zero. */
+function isPositive(decimalText: string): boolean {
+  return !decimalText.startsWith('-') && /[1-9]/.test(decimalText);
+}
+
+/** The number, dates and parties of the document. */
+function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages): Row[] {
+  const rows: Row[] = [
+    { label: t('label.number', { kind: view.kind }), value: view.number },
+    { label: t('label.issueDate'), value: date(view.issueDate) },
   ];
-  if (view.dueDate !== undefined) rows.push(['Due date', view.dueDate]);
-  if (view.corrects !== undefined) rows.push(['Corrects invoice', view.corrects]);
-  rows.push(
-    ['Sub-total', money(view.subTotal)],
-    [`Tax (${view.taxRate}%)`, money(view.taxAmount)],
-    ['Total', money(view.total)],
-  );
-  if (view.amountPaid !== undefined) rows.push(['Amount paid', money(view.amountPaid)]);
-  if (view.balanceDue !== undefined) rows.push(['Balance due', money(view.balanceDue)]);
+  if (view.dueDate !== undefined) {
+    const label = view.kind === 'estimate' ? t('label.validUntil') : t('label.dueDate');
+    rows.push({ label, value: date(view.dueDate) });
+  }
+  if (view.corrects !== undefined) rows.push({ label: t('label.corrects'), value: view.corrects });
+  if (view.reason) rows.push({ label: t('label.reason'), value: view.reason });
+  const { name, taxId = '', country: countryCode = '' } = view.customer;
+  if (name) rows.push({ label: t(`heading.${view.kind}`), value: name });
+  if (taxId) rows.push({ label: t('label.customerTaxId'), value: taxId });
+  if (countryCode) rows.push({ label: t('label.country'), value: country(countryCode) });
   return rows;
+}
+
+/** The totals, in the document's currency; invoices add what is paid and what is left. */
+function totalRows(view: DocumentView, { t, amount, money }: DocumentMessages): Row[] {
+  const shown = (value: string) => money(value, view.currency);
+  const rows: Row[] = [
+    { label: t('label.subTotal'), value: shown(view.subTotal) },
+    { label: t('label.tax', { rate: amount(view.taxRate) }), value: shown(view.taxAmount) },
+    { label: t('label.total'), value: shown(view.total), strong: true },
+  ];
+  if (view.amountPaid !== undefined) {
+    rows.push({ label: t('label.amountPaid'), value: shown(view.amountPaid) });
+  }
+  if (view.balanceDue !== undefined) {
+    rows.push({ label: t('label.balanceDue'), value: shown(view.balanceDue), strong: true });
+  }
+  return rows;
+}
+
+/** The issuer's details that are set, each with its label. */
+function issuerRows(issuer: Issuer, { t }: DocumentMessages): Row[] {
+  const rows: Row[] = [
+    { label: t('label.email'), value: issuer.email },
+    { label: t('label.phone'), value: issuer.phone },
+    { label: t('label.website'), value: issuer.website },
+    { label: t('label.taxId'), value: issuer.taxId },
+    { label: t('label.registration'), value: issuer.registration },
+    { label: t('label.bankAccount'), value: issuer.bankAccount },
+    { label: t('label.bankBic'), value: issuer.bankBic },
+    { label: t('label.bank'), value: issuer.bankName },
+    { label: t('label.paymentTerms'), value: issuer.paymentTerms },
+  ];
+  return rows.filter((row) => row.value !== '');
+}
+
+function textBody(content: MailContent): string {
+  const labelWidth = (rows: Row[]) => Math.max(0, ...rows.map((row) => row.label.length)) + 1;
+  const table = (rows: Row[], alignValues: 'left' | 'right') => {
+    const width = labelWidth(rows);
+    const valueWidth = Math.max(0, ...rows.map((row) => row.value.length));
+    return rows.map(({ label, value }) => {
+      const shown = alignValues === 'right' ? value.padStart(valueWidth) : value;
+      return `${`${label}:`.padEnd(width)} ${shown.replace(/\r?\n/g, ' ')}`;
+    });
+  };
+  const paragraphs: string[][] = [
+    [content.heading],
+    [content.greeting],
+    [content.message],
+    content.status ? [content.status] : [],
+    table(content.summary, 'left'),
+    table(content.totals, 'right'),
+    [content.closing, ...content.signature, ...table(content.issuerDetails, 'left')],
+  ];
+  return `${paragraphs
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join('\n'))
+    .join('\n\n')}\n`;
+}
+
+/**
+ * The system's own sans-serif: no web font to fetch (MJML would link Google's for `Roboto`
+ * unless `fonts` is emptied, which htmlBody does).
+ */
+const FONT_STACK =
+  "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+const TEXT_COLOUR = '#1f2933';
+const MUTED_COLOUR = '#52606d';
+
+/**
+ * The HTML body, compiled from MJML for each mail (a few milliseconds; the PDF costs more).
+ * Every value is escaped before it enters the markup, so no value can add an element.
+ */
+async function htmlBody(content: MailContent): Promise<string> {
+  const { html, errors } = await mjml2html(mjmlOf(content), {
+    validationLevel: 'strict',
+    fonts: {},
+    keepComments: false,
+  });
+  // 'strict' throws on invalid MJML; an error here would be one it only reports.
+  if (errors.length > 0) throw new Error(`MJML: ${errors.map((e) => e.message).join('; ')}`);
+  return html;
+}
+
+/** The MJML source of one mail's HTML body (exported for its spec, which validates it). */
+export function documentMailMjml(view: DocumentView, issuer: Issuer): string {
+  return mjmlOf(mailContent(view, issuer));
+}
+
+/** The MJML of one mail: a card with the message and tables, then one with the issuer. */
+function mjmlOf(content: MailContent): string {
+  const status = content.status
+    ? `<mj-text font-weight="700">${textHtml(content.status)}</mj-text>`
+    : '';
+  const signature = [content.closing, ...content.signature].map(textHtml).join('<br />');
+  const issuerDetails =
+    content.issuerDetails.length === 0
+      ? ''
+      : `<mj-table font-size="13px" line-height="19px">${tableRows(content.issuerDetails, 'left')}</mj-table>`;
+  return `<mjml lang="${escapeHtml(content.locale)}" dir="ltr">
+  <mj-head>
+    <mj-title>${textHtml(content.subject)}</mj-title>
+    <mj-preview>${textHtml(content.message)}</mj-preview>
+    <mj-attributes>
+      <mj-all font-family="${FONT_STACK}" />
+      <mj-text font-size="15px" line-height="22px" color="${TEXT_COLOUR}" padding="0 0 16px 0" />
+      <mj-table font-size="15px" line-height="22px" color="${TEXT_COLOUR}" padding="0 0 16px 0" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f3f4f6" width="600px">
+    <mj-section padding="24px 0 0 0">
+      <mj-column background-color="#ffffff" padding="28px 24px 12px 24px">
+        <mj-text font-size="22px" line-height="28px" font-weight="700">${textHtml(content.heading)}</mj-text>
+        <mj-text>${textHtml(content.greeting)}</mj-text>
+        <mj-text>${textHtml(content.message)}</mj-text>
+        ${status}
+        <mj-table>${tableRows(content.summary, 'left')}</mj-table>
+        <mj-divider border-width="1px" border-color="#e4e7eb" padding="0 0 16px 0" />
+        <mj-table>${tableRows(content.totals, 'right')}</mj-table>
+      </mj-column>
+    </mj-section>
+    <mj-section padding="0 0 24px 0">
+      <mj-column background-color="#ffffff" padding="12px 24px 28px 24px">
+        <mj-text color="${MUTED_COLOUR}">${signature}</mj-text>
+        ${issuerDetails}
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>`;
+}
+
+/** Labels left; values left (summary) or right-aligned and unbroken (amounts). */
+function tableRows(rows: Row[], alignValues: 'left' | 'right'): string {
+  const value =
+    alignValues === 'right' ? 'text-align:right;white-space:nowrap;' : 'text-align:left;';
+  return rows
+    .map(({ label, value: shown, strong }) => {
+      const weight = strong ? 'font-weight:700;' : 'font-weight:400;';
+      return (
+        `<tr><th align="left" valign="top" style="text-align:left;${weight}padding:3px 16px 3px 0;color:${MUTED_COLOUR};">${textHtml(label)}</th>` +
+        `<td align="${alignValues}" valign="top" style="${value}${weight}padding:3px 0;">${textHtml(shown)}</td></tr>`
+      );
+    })
+    .join('');
+}
+
+/** Escaped text whose line breaks stay line breaks. */
+function textHtml(text: string): string {
+  return linesOf(text).map(escapeHtml).join('<br />');
+}
+
+function linesOf(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -123,8 +345,4 @@ export function oneLine(text: string): string {
 /** A document number as a file name: no path separators, quotes or control characters. */
 export function fileNameOf(number: string): string {
   return oneLine(number).replace(/[/\\:*?"<>|]/g, '_') || 'document';
-}
-
-function capitalised(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }

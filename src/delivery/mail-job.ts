@@ -104,7 +104,7 @@ export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnApplicat
       messageId: messageIdOf(message, this.config.mailFrom),
     };
     return {
-      options: composeDocumentMail(view, company, pdf, envelope),
+      options: await composeDocumentMail(view, company, pdf, envelope),
       fileStem: fileStemOf(message, view.number),
     };
   }

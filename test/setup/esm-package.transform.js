@@ -1,5 +1,5 @@
 /**
- * Jest transform for @nestjs/terminus and request-filtering-agent, which ship ES modules only while the tests run as
+ * Jest transform for the packages that ship ES modules only (ESM_PACKAGES in jest.config.js) while the tests run as
  * CommonJS (Node itself loads it with require() in production). The few `import.meta` uses
  * have CommonJS equivalents; TypeScript turns the import/export syntax into require/exports.
  */

@@ -1,0 +1,155 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+import { DOCUMENT_LOCALES } from '../pdf/document-view';
+import {
+  compileMessage,
+  documentLocaleOf,
+  MESSAGE_CATALOGS,
+  MessageKey,
+  messagesFor,
+} from './document-messages';
+import de from './messages/de.json';
+import en from './messages/en.json';
+import es from './messages/es.json';
+import fr from './messages/fr.json';
+
+type MessageElement = ReturnType<IntlMessageFormat['getAst']>[number];
+
+/** ICU element types (TYPE of @formatjs/icu-messageformat-parser) that name no argument. */
+const LITERAL = 0;
+const POUND = 7;
+
+/**
+ * What a message asks its caller for: every argument name, and each select's options
+ * (`kind=invoice`). Plural options are left out: each language has its own plural categories.
+ */
+function argumentsOf(elements: MessageElement[], found = new Set<string>()): Set<string> {
+  for (const element of elements) {
+    const type: number = element.type;
+    if (type === LITERAL || type === POUND || !('value' in element)) continue;
+    found.add(element.value);
+    if ('options' in element) {
+      const isPlural = 'pluralType' in element;
+      for (const [option, { value }] of Object.entries(element.options)) {
+        if (!isPlural) found.add(`${element.value}=${option}`);
+        argumentsOf(value, found);
+      }
+    }
+  }
+  return found;
+}
+
+/** A value for every argument any message takes. */
+const EVERY_VALUE = {
+  kind: 'invoice',
+  state: 'overdue',
+  days: 3,
+  title: 'Invoice',
+  number: 'INV-1',
+  issuer: 'Acme',
+  name: 'Ada',
+  currency: 'EUR',
+  rate: '8,25',
+  date: '1 May 2026',
+  dueDate: '1 May 2026',
+  amount: '1.00 EUR',
+  balance: '1.00 EUR',
+  page: 1,
+  pages: 2,
+};
+
+describe('message files', () => {
+  const files = { en, de, fr, es };
+  const keys = Object.keys(en).sort();
+
+  it('has a message file for every document locale, and no other', () => {
+    expect(Object.keys(files).sort()).toEqual([...DOCUMENT_LOCALES].sort());
+    expect(Object.keys(MESSAGE_CATALOGS).sort()).toEqual([...DOCUMENT_LOCALES].sort());
+  });
+
+  it.each(Object.entries(files))('%s has exactly the keys of en.json', (_locale, messages) => {
+    expect(Object.keys(messages).sort()).toEqual(keys);
+  });
+
+  it.each(Object.entries(files))(
+    '%s: every message parses, asks for what en asks for, and formats',
+    (locale, messages: Record<string, string>) => {
+      for (const key of keys) {
+        const message = compileMessage(messages[key], documentLocaleOf(locale));
+        const english = compileMessage(en[key as MessageKey], 'en');
+        expect([key, ...argumentsOf(message.getAst())].sort()).toEqual(
+          [key, ...argumentsOf(english.getAst())].sort(),
+        );
+        expect(message.format(EVERY_VALUE)).not.toBe('');
+      }
+    },
+  );
+
+  it('are plain text: no markup, no leftover whitespace', () => {
+    for (const messages of Object.values(files)) {
+      for (const message of Object.values<string>(messages)) {
+        expect(message).not.toMatch(/[<>]/);
+        expect(message).toBe(message.trim());
+      }
+    }
+  });
+});
+
+describe('messagesFor', () => {
+  it('answers one instance per locale, falling back to en', () => {
+    expect(messagesFor('de')).toBe(messagesFor('de'));
+    expect(messagesFor(undefined).locale).toBe('en');
+    expect(messagesFor('xx').locale).toBe('en');
+    expect(messagesFor('fr-CA').locale).toBe('fr');
+    expect(documentLocaleOf('ES')).toBe('es');
+    expect(documentLocaleOf(null)).toBe('en');
+  });
+
+  it('fills a message with its values', () => {
+    expect(
+      messagesFor('en').t('mail.subject', { title: 'Invoice', number: 'A-1', issuer: 'Acme' }),
+    ).toBe('Invoice A-1 from Acme');
+    expect(messagesFor('de').t('label.number', { kind: 'estimate' })).toBe('Angebotsnummer');
+    expect(messagesFor('fr').t('label.number', { kind: 'credit_note' })).toBe('Numéro d’avoir');
+    expect(messagesFor('es').t('label.tax', { rate: messagesFor('es').amount('8.25') })).toBe(
+      'IVA (8,25\u00a0%)',
+    );
+    expect(messagesFor('en').t('title.credit_note')).toBe('Credit note');
+  });
+
+  it('says the days of a reminder with the plural of its language', () => {
+    const reminder = (locale: string, state: string, days: number) =>
+      messagesFor(locale).t('mail.reminder', {
+        number: 'R-1',
+        state,
+        days,
+        dueDate: 'D',
+        balance: 'B',
+      });
+    expect(reminder('en', 'overdue', 1)).toContain('is 1 day overdue (due D)');
+    expect(reminder('en', 'overdue', 10)).toContain('is 10 days overdue (due D)');
+    expect(reminder('en', 'upcoming', 3)).toContain('is due in 3 days, on D');
+    expect(reminder('en', 'today', 0)).toContain('is due today');
+    expect(reminder('de', 'overdue', 1)).toContain('seit 1 Tag überfällig');
+    expect(reminder('de', 'overdue', 7)).toContain('seit 7 Tagen überfällig');
+    expect(reminder('fr', 'upcoming', 1)).toContain('dans 1 jour, le D');
+    expect(reminder('fr', 'upcoming', 2)).toContain('dans 2 jours, le D');
+    expect(reminder('es', 'overdue', 1)).toContain('lleva 1 día vencida');
+    expect(reminder('es', 'overdue', 14)).toContain('lleva 14 días vencida');
+  });
+
+  it('refuses a message whose values are missing, rather than print a hole', () => {
+    expect(() => messagesFor('en').t('mail.subject', { title: 'Invoice' })).toThrow();
+  });
+
+  it('keeps a translator’s < and > as text', () => {
+    expect(compileMessage('a <b>{x}</b>', 'en').format({ x: 1 })).toBe('a <b>1</b>');
+  });
+
+  it('formats amounts, money, dates and countries in its locale', () => {
+    const de = messagesFor('de');
+    expect(de.amount('1234.5')).toBe('1.234,5');
+    expect(de.money('1234.50', 'EUR')).toBe('1.234,50 EUR');
+    expect(de.date('2026-11-26')).toBe('26. November 2026');
+    expect(de.country('FR')).toBe('Frankreich');
+  });
+});
