@@ -43,8 +43,8 @@ const PAYMENT_METHODS = ['Cash', 'Bank Transfer', 'Cheque', 'Credit Card', 'Othe
 const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const INVOICE_COLUMNS =
   'id, short_code, invoice_no, description, client_id, customer_name, customer_phone, ' +
-  'customer_address, payment_status, currency, tax_rate, tax_amount, sub_total, total, ' +
-  'amount_paid, issue_date, due_date, note, voided_at, void_reason';
+  'customer_address, customer_tax_id, customer_country, payment_status, currency, tax_rate, ' +
+  'tax_amount, sub_total, total, amount_paid, issue_date, due_date, note, voided_at, void_reason';
 
 // ---- JSON: numbers that must keep their digits are written from their decimal text ----
 
@@ -99,6 +99,8 @@ interface InvoiceRow extends RowDataPacket {
   customer_name: string;
   customer_phone: string;
   customer_address: string;
+  customer_tax_id: string;
+  customer_country: string;
   payment_status: string;
   currency: string;
   tax_rate: string;
@@ -167,6 +169,8 @@ function invoiceFields(row: InvoiceRow): { [key: string]: Json } {
     customer_name: row.customer_name,
     customer_phone: row.customer_phone,
     customer_address: row.customer_address,
+    customer_tax_id: row.customer_tax_id,
+    customer_country: row.customer_country,
     payment_status: row.payment_status,
     status: invoiceStatus(row, outstanding),
     void_reason: row.void_reason,

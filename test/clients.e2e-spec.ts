@@ -12,8 +12,19 @@ import {
   UNKNOWN_IDS,
 } from './setup/expectations';
 
-const DETAIL_KEYS = ['address', 'created_at', 'email', 'id', 'names', 'phone', 'updated_at'];
-const LIST_KEYS = ['address', 'created_at', 'email', 'id', 'names', 'phone'];
+const DETAIL_KEYS = [
+  'address',
+  'country',
+  'created_at',
+  'email',
+  'id',
+  'language',
+  'names',
+  'phone',
+  'tax_id',
+  'updated_at',
+];
+const LIST_KEYS = DETAIL_KEYS.filter((key) => key !== 'updated_at');
 
 describe('Clients', () => {
   let test: TestApp;
@@ -39,6 +50,9 @@ describe('Clients', () => {
         email: 'ada@example.com',
         phone: '+44 20 7946 0958',
         address: '12 St James Square, London',
+        tax_id: 'GB123456789',
+        country: 'GB',
+        language: 'en',
       });
 
       const body = expectSuccess(response);
@@ -52,6 +66,9 @@ describe('Clients', () => {
         email: 'ada@example.com',
         phone: '+44 20 7946 0958',
         address: '12 St James Square, London',
+        tax_id: 'GB123456789',
+        country: 'GB',
+        language: 'en',
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: client.created_at,
       });
@@ -62,24 +79,47 @@ describe('Clients', () => {
       const response = await test.http.post('/v1/client/add').send({ names: 'Only A Name' });
 
       const [client] = expectSuccess(response).data as ClientOutput[];
-      expect(client).toMatchObject({ names: 'Only A Name', email: '', phone: '', address: '' });
+      expect(client).toMatchObject({
+        names: 'Only A Name',
+        email: '',
+        phone: '',
+        address: '',
+        tax_id: '',
+        country: '',
+        language: '',
+      });
     });
 
     it('treats null optional fields as not given', async () => {
-      const response = await test.http
-        .post('/v1/client/add')
-        .send({ names: 'Nulls', email: null, phone: null, address: null });
+      const response = await test.http.post('/v1/client/add').send({
+        names: 'Nulls',
+        email: null,
+        phone: null,
+        address: null,
+        tax_id: null,
+        country: null,
+        language: null,
+      });
 
       const [client] = expectSuccess(response).data as ClientOutput[];
-      expect(client).toMatchObject({ names: 'Nulls', email: '', phone: '', address: '' });
+      expect(client).toMatchObject({
+        names: 'Nulls',
+        email: '',
+        phone: '',
+        address: '',
+        tax_id: '',
+        country: '',
+        language: '',
+      });
     });
 
-    it('trims surrounding white space from every field', async () => {
+    it('trims surrounding white space from every free-text field', async () => {
       const response = await test.http.post('/v1/client/add').send({
         names: '  Grace Hopper \t',
         email: ' grace@example.com ',
         phone: ' 555-0100 ',
         address: '\n1 Navy Way  ',
+        tax_id: ' US 12-3456789\t',
       });
 
       const [client] = expectSuccess(response).data as ClientOutput[];
@@ -88,7 +128,35 @@ describe('Clients', () => {
         email: 'grace@example.com',
         phone: '555-0100',
         address: '1 Navy Way',
+        tax_id: 'US 12-3456789',
       });
+    });
+
+    it.each([
+      ['de', 'DE', 'DE', 'de'],
+      ['DE', 'de', 'DE', 'de'],
+      ['fR', 'Fr', 'FR', 'fr'],
+      ['jp', 'JA', 'JP', 'ja'],
+    ])(
+      'takes the country %j and the language %j in any case, as %s and %s',
+      async (country, language, storedCountry, storedLanguage) => {
+        const created = await addClient(test.http, { country, language });
+
+        expect(created).toMatchObject({ country: storedCountry, language: storedLanguage });
+        expect(await read(created.id)).toEqual(created);
+      },
+    );
+
+    it('accepts a tax id of 32 characters after trimming, and empty codes', async () => {
+      const tax_id = 'T'.repeat(32);
+
+      const created = await addClient(test.http, {
+        tax_id: ` ${tax_id} `,
+        country: '',
+        language: '',
+      });
+
+      expect(await read(created.id)).toMatchObject({ tax_id, country: '', language: '' });
     });
 
     it('accepts an explicitly empty e-mail', async () => {
@@ -175,6 +243,20 @@ describe('Clients', () => {
       ['a phone that is not text', { phone: ['1'] }, 'phone'],
       ['an address of 1001 characters', { address: 'a'.repeat(1001) }, 'address'],
       ['an address that is not text', { address: { street: 'x' } }, 'address'],
+      ['a tax id of 33 characters', { tax_id: 'T'.repeat(33) }, 'tax_id'],
+      ['a tax id that is not text', { tax_id: 123 }, 'tax_id'],
+      ['an unknown country', { country: 'XX' }, 'country'],
+      ['a country ISO never assigned', { country: 'EU' }, 'country'],
+      ['a three-letter country', { country: 'DEU' }, 'country'],
+      ['a country with white space', { country: ' DE' }, 'country'],
+      ['a country that is a number', { country: 49 }, 'country'],
+      ['a country that is not text', { country: ['DE'] }, 'country'],
+      ['an unknown language', { language: 'xx' }, 'language'],
+      ['a three-letter language', { language: 'deu' }, 'language'],
+      ['a language with a region', { language: 'en-GB' }, 'language'],
+      ['a withdrawn language code', { language: 'iw' }, 'language'],
+      ['a language with white space', { language: 'en ' }, 'language'],
+      ['a language that is not text', { language: { code: 'en' } }, 'language'],
     ])('refuses %s with 422', async (_, input, field) => {
       const response = await test.http.post('/v1/client/add').send({ names: 'Someone', ...input });
 
@@ -187,9 +269,20 @@ describe('Clients', () => {
         email: 'nope',
         phone: '1'.repeat(33),
         address: 'a'.repeat(1001),
+        tax_id: 'T'.repeat(33),
+        country: 'ZZ',
+        language: 'zz',
       });
 
-      expectValidationError(response, ['names', 'email', 'phone', 'address']);
+      expectValidationError(response, [
+        'names',
+        'email',
+        'phone',
+        'address',
+        'tax_id',
+        'country',
+        'language',
+      ]);
       expect(response.body.message).toBe('The given data was invalid');
     });
 
@@ -199,15 +292,25 @@ describe('Clients', () => {
       const response = await test.http
         .post('/v1/client/add')
         .send({ names: 'Valid', email: 'invalid' });
+      const badCountry = await test.http
+        .post('/v1/client/add')
+        .send({ names: 'Valid', tax_id: 'DE1', country: 'Germany', language: 'de' });
 
       expectValidationError(response, ['email']);
+      expectValidationError(badCountry, ['country']);
       expect(await listClients(test.http)).toEqual(before);
     });
   });
 
   describe('GET /v1/client/all', () => {
     it('lists every live client oldest first, without updated_at', async () => {
-      const first = await addClient(test.http, { names: 'List One', phone: '1' });
+      const first = await addClient(test.http, {
+        names: 'List One',
+        phone: '1',
+        tax_id: 'CHE-123.456.789',
+        country: 'ch',
+        language: 'DE',
+      });
       const second = await addClient(test.http, { names: 'List Two', address: 'Somewhere' });
 
       const response = await test.http.get('/v1/client/all');
@@ -257,6 +360,9 @@ describe('Clients', () => {
         email: 'reader@example.com',
         phone: '123',
         address: 'Road 1',
+        tax_id: 'FR40303265045',
+        country: 'FR',
+        language: 'fr',
       });
 
       const response = await test.http.get(`/v1/client/${created.id}`);
@@ -283,6 +389,9 @@ describe('Clients', () => {
         email: 'before@example.com',
         phone: '111',
         address: 'Old Street',
+        tax_id: 'OLD-1',
+        country: 'AT',
+        language: 'de',
       });
 
       const response = await test.http.put(`/v1/client/${created.id}`).send({
@@ -290,6 +399,9 @@ describe('Clients', () => {
         email: 'after@example.com',
         phone: '222',
         address: 'New Street',
+        tax_id: ' NEW-2 ',
+        country: 'es',
+        language: 'ES',
       });
 
       const body = expectSuccess(response);
@@ -303,6 +415,9 @@ describe('Clients', () => {
         email: 'after@example.com',
         phone: '222',
         address: 'New Street',
+        tax_id: 'NEW-2',
+        country: 'ES',
+        language: 'es',
         created_at: created.created_at,
         updated_at: expect.stringMatching(TIMESTAMP),
       });
@@ -315,6 +430,9 @@ describe('Clients', () => {
         email: 'keeper@example.com',
         phone: '333',
         address: 'Keep Lane',
+        tax_id: 'KEEP-3',
+        country: 'NL',
+        language: 'nl',
       });
 
       const response = await test.http
@@ -327,6 +445,9 @@ describe('Clients', () => {
         email: 'keeper@example.com',
         phone: '333',
         address: 'Keep Lane',
+        tax_id: 'KEEP-3',
+        country: 'NL',
+        language: 'nl',
       });
       expect(await read(created.id)).toEqual(updated);
     });
@@ -337,14 +458,31 @@ describe('Clients', () => {
         email: 'clear@example.com',
         phone: '444',
         address: 'Clear Road',
+        tax_id: 'CLEAR-4',
+        country: 'BE',
+        language: 'fr',
       });
 
-      const response = await test.http
-        .put(`/v1/client/${created.id}`)
-        .send({ names: 'Clearer', email: '', phone: '', address: '' });
+      const response = await test.http.put(`/v1/client/${created.id}`).send({
+        names: 'Clearer',
+        email: '',
+        phone: '',
+        address: '',
+        tax_id: '',
+        country: '',
+        language: '',
+      });
 
       const [updated] = expectSuccess(response).data as ClientOutput[];
-      expect(updated).toMatchObject({ names: 'Clearer', email: '', phone: '', address: '' });
+      expect(updated).toMatchObject({
+        names: 'Clearer',
+        email: '',
+        phone: '',
+        address: '',
+        tax_id: '',
+        country: '',
+        language: '',
+      });
       expect(await read(created.id)).toEqual(updated);
     });
 
@@ -381,8 +519,22 @@ describe('Clients', () => {
       ['an invalid e-mail', { names: 'Ok', email: 'invalid' }, ['email']],
       ['a phone of 33 characters', { names: 'Ok', phone: '1'.repeat(33) }, ['phone']],
       ['an address of 1001 characters', { names: 'Ok', address: 'a'.repeat(1001) }, ['address']],
+      ['a tax id of 33 characters', { names: 'Ok', tax_id: 'T'.repeat(33) }, ['tax_id']],
+      ['an unknown country', { names: 'Ok', country: 'XK' }, ['country']],
+      ['an unknown language', { names: 'Ok', language: 'eng' }, ['language']],
+      [
+        'a valid country beside an unknown language',
+        { names: 'Changed', tax_id: 'NEW', country: 'US', language: 'e' },
+        ['language'],
+      ],
     ])('refuses %s with 422 and changes nothing', async (_, input, fields) => {
-      const created = await addClient(test.http, { phone: '555', address: 'Unchanged' });
+      const created = await addClient(test.http, {
+        phone: '555',
+        address: 'Unchanged',
+        tax_id: 'KEPT-1',
+        country: 'IT',
+        language: 'it',
+      });
 
       const response = await test.http.put(`/v1/client/${created.id}`).send(input);
 

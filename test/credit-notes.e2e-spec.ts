@@ -43,6 +43,8 @@ describe('Credit notes', () => {
       names: 'Credit Co',
       phone: '+44 20 7946 0000',
       address: '1 Credit Lane',
+      tax_id: 'GB 123 4567 89',
+      country: 'GB',
     });
   });
 
@@ -106,6 +108,8 @@ describe('Credit notes', () => {
         customer_name: 'Credit Co',
         customer_phone: '+44 20 7946 0000',
         customer_address: '1 Credit Lane',
+        customer_tax_id: 'GB 123 4567 89',
+        customer_country: 'GB',
         currency: 'EUR',
         tax_rate: 20,
         tax_amount: 4.03,

@@ -69,6 +69,8 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       names: 'Convert Co',
       phone: '+49 30 1234',
       address: 'Hauptstr. 1',
+      tax_id: 'DE123456789',
+      country: 'de',
     });
     const added = await addEstimate(test.http, {
       client: client.id,
@@ -107,6 +109,8 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       customer_name: 'Convert Co',
       customer_phone: '+49 30 1234',
       customer_address: 'Hauptstr. 1',
+      customer_tax_id: 'DE123456789',
+      customer_country: 'DE',
       payment_status: 'Not Paid',
       // Due the day it is issued (today): open.
       status: 'open',

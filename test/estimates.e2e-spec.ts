@@ -73,6 +73,8 @@ describe('Estimates', () => {
         names: 'Acme Ltd',
         phone: '+1 555 0100',
         address: '1 Main Street, Springfield',
+        tax_id: 'US 98-7654321',
+        country: 'US',
       });
       const response = await test.http.post('/v1/estimate/add').send({
         client: client.id,
@@ -101,6 +103,8 @@ describe('Estimates', () => {
         customer_name: 'Acme Ltd',
         customer_phone: '+1 555 0100',
         customer_address: '1 Main Street, Springfield',
+        customer_tax_id: 'US 98-7654321',
+        customer_country: 'US',
         currency: 'USD',
         tax_rate: 8.25,
         // 30.38 + 0.01 + 39.98 = 70.37; 70.37 × 8.25% = 5.805525 → 5.81.
@@ -259,6 +263,8 @@ describe('Estimates', () => {
         customer_name: 'Read Co',
         customer_phone: '555-0101',
         customer_address: 'Road 2',
+        customer_tax_id: '',
+        customer_country: '',
         currency: 'USD',
         tax_rate: 8.25,
         tax_amount: 5.81,
@@ -357,6 +363,8 @@ describe('Estimates', () => {
         names: 'New Owner',
         phone: '777',
         address: 'Elm 3',
+        tax_id: 'KW-777',
+        country: 'kw',
       });
       const response = await test.http.put(`/v1/estimate/${estimate.id}`).send({
         client: otherClient.id,
@@ -387,6 +395,8 @@ describe('Estimates', () => {
         customer_name: 'New Owner',
         customer_phone: '777',
         customer_address: 'Elm 3',
+        customer_tax_id: 'KW-777',
+        customer_country: 'KW',
         currency: 'KWD',
         tax_rate: 5,
         // 3.7035 → 3.704, 0.0005 → 0.001; 3.705 × 5% = 0.18525 → 0.185.

@@ -290,6 +290,7 @@ const CLIENT_PARAMETERS: Parameter[] = [
   { path: ['email'], kind: { type: 'email', required: false, emptyAllowed: true } },
   { path: ['phone'], kind: optionalText(32) },
   { path: ['address'], kind: optionalText(1000) },
+  { path: ['tax_id'], kind: optionalText(32) },
 ];
 
 const EXPENSE_PARAMETERS: Parameter[] = [
@@ -524,6 +525,7 @@ describe('Hostile input', () => {
       email: 'pristine@example.com',
       phone: '+1 555 0100',
       address: '1 Main Street',
+      tax_id: 'US 12-3456789',
     });
     scratch.client = await createClient(http, { names: 'Scratch Client' });
     scratch.documentClient = await createClient(http, { names: 'Document Client' });
@@ -598,8 +600,8 @@ describe('Hostile input', () => {
     const body = response.body as Record<string, Array<Record<string, unknown>>>;
     switch (resource) {
       case 'client': {
-        const { names, email, phone, address } = body.data[0];
-        return { names, email, phone, address };
+        const { names, email, phone, address, tax_id } = body.data[0];
+        return { names, email, phone, address, tax_id };
       }
       case 'expense': {
         const [expense] = body.expense;
@@ -770,6 +772,7 @@ describe('Hostile input', () => {
             email: 'add@example.com',
             phone: '+1 555 0199',
             address: '2 Side Street',
+            tax_id: 'GB 987 6543 21',
           },
         }),
       },

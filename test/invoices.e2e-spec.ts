@@ -79,6 +79,9 @@ describe('Invoices', () => {
         names: 'Acme Ltd',
         phone: '+1 555 0100',
         address: '1 Main St, Springfield',
+        tax_id: 'US 12-3456789',
+        country: 'us',
+        language: 'en',
       });
       window = timeWindow();
       added = await add({
@@ -109,6 +112,8 @@ describe('Invoices', () => {
       customer_name: 'Acme Ltd',
       customer_phone: '+1 555 0100',
       customer_address: '1 Main St, Springfield',
+      customer_tax_id: 'US 12-3456789',
+      customer_country: 'US',
       payment_status: 'Not Paid',
       // Due in March 2026 with nothing paid: overdue by any clock that runs this.
       status: 'overdue',

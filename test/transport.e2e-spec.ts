@@ -45,8 +45,11 @@ describe('Transport', () => {
       email: 'enc@example.com',
       phone: '+1 555',
       address: 'A & B = C',
+      tax_id: ' DE 123 & 456 ',
+      country: 'de',
+      language: 'DE',
     };
-    const expectedClient = client;
+    const expectedClient = { ...client, tax_id: 'DE 123 & 456', country: 'DE', language: 'de' };
 
     it('reads a client from a JSON body', async () => {
       expect(clientFields(await test.http.post('/v1/client/add').send(client))).toEqual(
@@ -153,6 +156,9 @@ describe('Transport', () => {
         email: '',
         phone: '555',
         address: '',
+        tax_id: '',
+        country: '',
+        language: '',
       });
     });
 
@@ -424,11 +430,14 @@ describe('Transport', () => {
       const [client] = expectSuccess(response).data as ClientOutput[];
       expect(Object.keys(client).sort()).toEqual([
         'address',
+        'country',
         'created_at',
         'email',
         'id',
+        'language',
         'names',
         'phone',
+        'tax_id',
         'updated_at',
       ]);
       expect(client.id).not.toBe('987654');

@@ -10,6 +10,9 @@ export function toListItem(client: Client): ClientListItemDto {
     email: client.email,
     phone: client.phone,
     address: client.address,
+    tax_id: client.taxId,
+    country: client.country,
+    language: client.language,
     created_at: formatTimestamp(client.createdAt),
   };
 }

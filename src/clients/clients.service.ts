@@ -17,6 +17,8 @@ export interface DocumentClient {
   names: string;
   phone: string;
   address: string;
+  taxId: string;
+  country: string;
   /** Where reminders go; '' when none was given. */
   email: string;
 }
@@ -76,6 +78,8 @@ export class ClientsService {
       names: client.names,
       phone: client.phone,
       address: client.address,
+      taxId: client.taxId,
+      country: client.country,
       email: client.email,
     };
   }
@@ -88,6 +92,9 @@ export class ClientsService {
         email: input.email ?? '',
         phone: input.phone ?? '',
         address: input.address ?? '',
+        taxId: input.tax_id ?? '',
+        country: input.country ?? '',
+        language: input.language ?? '',
         createdAt: now,
         updatedAt: now,
         deletedAt: null,
@@ -114,6 +121,9 @@ export class ClientsService {
         email: input.email ?? client.email,
         phone: input.phone ?? client.phone,
         address: input.address ?? client.address,
+        taxId: input.tax_id ?? client.taxId,
+        country: input.country ?? client.country,
+        language: input.language ?? client.language,
         updatedAt: this.clock.now(),
       };
       await this.clients.update(id, changes);

@@ -3,10 +3,12 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import {
   isCalendarDate,
+  IsCountryInput,
   IsCurrencyInput,
   IsDateInput,
   IsDecimalInput,
   isIdText,
+  IsLanguageInput,
   IsMoneyAmount,
   IsOneOf,
   IsTrueFalse,
@@ -248,6 +250,54 @@ describe('IsCurrencyInput', () => {
       expect(check(ExpenseLikeDto, { amount: '1', currency }).errors).toEqual(['currency']);
     },
   );
+});
+
+class ClientLikeDto {
+  @IsCountryInput()
+  country: unknown;
+
+  @IsLanguageInput()
+  language: unknown;
+}
+
+describe('IsCountryInput and IsLanguageInput', () => {
+  it.each([
+    ['DE', 'de', 'DE', 'de'],
+    ['de', 'DE', 'DE', 'de'],
+    ['gB', 'Fr', 'GB', 'fr'],
+    ['', '', '', ''],
+  ])('take %j and %j as %s and %s', (country, language, storedCountry, storedLanguage) => {
+    const { value, errors } = check(ClientLikeDto, { country, language });
+
+    expect(errors).toEqual([]);
+    expect([value.country, value.language]).toEqual([storedCountry, storedLanguage]);
+  });
+
+  it.each(['DE ', ' de', ' ', 'D', 'DEU', 'XK', 'EU', 'UK', 'ZZ', 'KR', 'dе', 276, ['DE'], null])(
+    'refuse the country %p: no trimming, no look-alikes, only assigned codes',
+    (country) => {
+      expect(check(ClientLikeDto, { country, language: 'en' }).errors).toEqual(['country']);
+    },
+  );
+
+  it.each([
+    'en ',
+    ' en',
+    'eng',
+    'e',
+    'iw',
+    'in',
+    'mo',
+    'sh',
+    'xx',
+    'zz',
+    'en-GB',
+    'en_US',
+    1,
+    null,
+  ])('refuse the language %p: ISO 639-1 codes in use only', (language) => {
+    expect(check(ClientLikeDto, { country: 'DE', language }).errors).toEqual(['language']);
+  });
 });
 
 class PaymentLikeDto {

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { COUNTRY_CODES, LANGUAGE_CODES } from './iso-codes';
 import { isCurrencyCode, minorUnits } from './money/currency';
 import { Decimal, parseDecimal, writtenPlaces } from './money/decimal';
 import { JsonNumberText } from './json-number-text';
@@ -216,6 +217,31 @@ export function IsCurrencyInput(): PropertyDecorator {
     'isCurrencyInput',
     currencySpelling,
     '$property must be an active ISO 4217 currency code',
+  );
+}
+
+/** Codes listed in one spelling (upper or lower case), and '' for none. */
+function codeSpelling(codes: readonly string[]): (lowerCase: string) => string | undefined {
+  const canonical = new Map(codes.map((code) => [asciiLowerCase(code), code]));
+  canonical.set('', '');
+  return (lowerCase) => canonical.get(lowerCase);
+}
+
+/** An ISO 3166-1 alpha-2 country code in any case, kept upper case; '' for none. */
+export function IsCountryInput(): PropertyDecorator {
+  return IsListedValue(
+    'isCountryInput',
+    codeSpelling(COUNTRY_CODES),
+    '$property must be an ISO 3166-1 alpha-2 country code (DE, US, …), or empty',
+  );
+}
+
+/** An ISO 639-1 language code in any case, kept lower case; '' for none. */
+export function IsLanguageInput(): PropertyDecorator {
+  return IsListedValue(
+    'isLanguageInput',
+    codeSpelling(LANGUAGE_CODES),
+    '$property must be an ISO 639-1 language code (en, de, fr, …), or empty',
   );
 }
 

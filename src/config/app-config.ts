@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { DocumentLocale, Issuer } from '../documents/pdf/document-view';
 import { EnvironmentVariables, splitKeys } from './environment';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/invoicing.sqlite';
@@ -116,14 +117,26 @@ export class AppConfig {
     return this.read('HEALTH_DATABASE_TIMEOUT_MS') ?? 1_500;
   }
 
-  /** The issuer printed on documents and named in e-mails. */
-  get company(): { name: string; address: string; email: string; taxId: string } {
+  /** The issuer printed on documents and named in e-mails; '' where a setting is not set. */
+  get company(): Issuer {
     return {
       name: this.read('COMPANY_NAME') ?? 'Invoicing',
       address: this.read('COMPANY_ADDRESS') ?? '',
       email: this.read('COMPANY_EMAIL') ?? '',
       taxId: this.read('COMPANY_TAX_ID') ?? '',
+      phone: this.read('COMPANY_PHONE') ?? '',
+      website: this.read('COMPANY_WEBSITE') ?? '',
+      registration: this.read('COMPANY_REGISTRATION') ?? '',
+      bankAccount: this.read('COMPANY_BANK_ACCOUNT') ?? '',
+      bankBic: this.read('COMPANY_BANK_BIC') ?? '',
+      bankName: this.read('COMPANY_BANK_NAME') ?? '',
+      paymentTerms: this.read('PAYMENT_TERMS') ?? '',
     };
+  }
+
+  /** What a document prints in when its client's language has no messages. */
+  get documentLocale(): DocumentLocale {
+    return this.read('DOCUMENT_LOCALE') ?? 'en';
   }
 
   /** `From` of every e-mail: MAIL_FROM, else the company e-mail, else a local address. */

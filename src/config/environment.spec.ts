@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { DOCUMENT_LOCALES } from '../documents/pdf/document-view';
 import { splitKeys, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {
@@ -41,6 +42,17 @@ describe('validateEnvironment', () => {
     ['REMINDER_DAYS', '-400'],
     ['REMINDER_DAYS', '1,,2'],
     ['REMINDER_SCAN_MS', '10'],
+    ['DOCUMENT_LOCALE', 'xx'],
+    ['DOCUMENT_LOCALE', 'EN'],
+    ['DOCUMENT_LOCALE', 'en-GB'],
+    ['DOCUMENT_LOCALE', 'english'],
+    ['COMPANY_PHONE', '1'.repeat(65)],
+    ['COMPANY_WEBSITE', 'w'.repeat(256)],
+    ['COMPANY_REGISTRATION', 'r'.repeat(201)],
+    ['COMPANY_BANK_ACCOUNT', '1'.repeat(65)],
+    ['COMPANY_BANK_BIC', 'B'.repeat(65)],
+    ['COMPANY_BANK_NAME', 'n'.repeat(201)],
+    ['PAYMENT_TERMS', 't'.repeat(1001)],
   ])('stops start-up on a bad %s (%s), naming it', (variable, value) => {
     expect(() => validateEnvironment({ [variable]: value })).toThrow(variable);
   });
@@ -70,6 +82,23 @@ describe('validateEnvironment', () => {
   it('takes OUTBOX_POLL_MS=0 as "no delivery worker here", otherwise 10 ms at least', () => {
     expect(validateEnvironment({ OUTBOX_POLL_MS: '0' }).OUTBOX_POLL_MS).toBe(0);
     expect(validateEnvironment({ OUTBOX_POLL_MS: '10' }).OUTBOX_POLL_MS).toBe(10);
+  });
+
+  it.each([...DOCUMENT_LOCALES])('accepts DOCUMENT_LOCALE=%s', (locale) => {
+    expect(validateEnvironment({ DOCUMENT_LOCALE: locale }).DOCUMENT_LOCALE).toBe(locale);
+  });
+
+  it('takes the issuer settings as given', () => {
+    const issuer = {
+      COMPANY_PHONE: '+49 30 1234567',
+      COMPANY_WEBSITE: 'https://example.com',
+      COMPANY_REGISTRATION: 'Amtsgericht Berlin HRB 12345',
+      COMPANY_BANK_ACCOUNT: 'DE89 3704 0044 0532 0130 00',
+      COMPANY_BANK_BIC: 'COBADEFFXXX',
+      COMPANY_BANK_NAME: 'Commerzbank',
+      PAYMENT_TERMS: 'Payable within 30 days, no deduction.',
+    };
+    expect(validateEnvironment(issuer)).toMatchObject(issuer);
   });
 
   it('names every bad variable at once', () => {

@@ -14,6 +14,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { isCurrencyCode } from '../common/money/currency';
+import { DOCUMENT_LOCALES, DocumentLocale } from '../documents/pdf/document-view';
 
 /** A comma-separated list of API keys: each 16–256 visible ASCII characters, no comma. */
 const KEY_LIST = /^\s*[\x21-\x2b\x2d-\x7e]{16,256}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,256}\s*)*$/;
@@ -154,6 +155,47 @@ export class EnvironmentVariables {
   @IsString()
   @MaxLength(64)
   COMPANY_TAX_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  COMPANY_PHONE?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  COMPANY_WEBSITE?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  COMPANY_REGISTRATION?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  COMPANY_BANK_ACCOUNT?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  COMPANY_BANK_BIC?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  COMPANY_BANK_NAME?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  PAYMENT_TERMS?: string;
+
+  @IsOptional()
+  @IsIn([...DOCUMENT_LOCALES], {
+    message: `DOCUMENT_LOCALE must be one of: ${DOCUMENT_LOCALES.join(', ')}`,
+  })
+  DOCUMENT_LOCALE?: DocumentLocale;
 
   @IsOptional()
   @Matches(/^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/, {

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Database, isUniqueViolation } from '../database/database';
 import { DocumentRepository } from '../documents/document.repository';
-import { CreditNoteDetailRecord, readCreditNoteDetail } from './credit-note-detail.query';
+import {
+  CreditNoteDetailRecord,
+  CreditNotePrintRecord,
+  readCreditNoteDetail,
+  readCreditNotePrint,
+} from './credit-note-detail.query';
 import { CreditNoteSendLogEntry } from './entities/credit-note-send-log-entry.entity';
 import { CreditNote } from './entities/credit-note.entity';
 
@@ -31,5 +36,10 @@ export class CreditNotesRepository extends DocumentRepository<CreditNote, Credit
   /** The credit note with its lines and send log, or null: one statement. */
   findDetail(id: number): Promise<CreditNoteDetailRecord | null> {
     return readCreditNoteDetail(this.database.manager, id);
+  }
+
+  /** The credit note as printed (the detail and its client's language), or null: one statement. */
+  findPrint(id: number): Promise<CreditNotePrintRecord | null> {
+    return readCreditNotePrint(this.database.manager, id);
   }
 }

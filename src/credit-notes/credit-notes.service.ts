@@ -15,12 +15,13 @@ import { DocumentDelivery } from '../delivery/document-delivery';
 import { idFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
+import { documentLocale } from '../documents/i18n/document-messages';
 import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
 import { credit } from '../invoices/domain/ledger';
 import { DEFAULT_PAYMENT_METHOD } from '../invoices/domain/payment-status';
 import { InvoicesService } from '../invoices/invoices.service';
-import { CreditNoteDetailRecord } from './credit-note-detail.query';
+import { CreditNoteDetailRecord, CreditNotePrintRecord } from './credit-note-detail.query';
 import { CreditNoteLinesRepository } from './credit-note-lines.repository';
 import { toDetail, toListItem, toWriteResult } from './credit-notes.mapper';
 import { CreditNotesRepository } from './credit-notes.repository';
@@ -32,7 +33,6 @@ import {
   CreditNoteWriteResponseDto,
 } from './dto/credit-note-response.dto';
 import { ListCreditNotesDto } from './dto/list-credit-notes.dto';
-import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
 import { CreditNote } from './entities/credit-note.entity';
 
 @Injectable()
@@ -69,9 +69,11 @@ export class CreditNotesService {
     return toDetail(creditNote, lines, sends, deliveries);
   }
 
+  /** The credit note as a PDF: one read of it, its lines and its client's language. */
   async pdf(id: number): Promise<StreamableFile> {
-    const { document: creditNote, lines } = await this.detail(id);
-    const view = creditNoteView(creditNote, lines);
+    const print = await this.database.read(() => this.creditNotes.findPrint(id));
+    if (!print) throw DomainException.notFound('Credit note', String(id));
+    const view = this.view(print);
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -141,10 +143,10 @@ export class CreditNotesService {
   send(input: SendDocumentDto) {
     return this.database.transaction(async () => {
       const id = parseId(input.id);
-      const creditNote = id === null ? null : await this.creditNotes.findLive(id);
-      if (!creditNote) throw DomainException.notFound('Credit note', input.id);
+      const print = id === null ? null : await this.creditNotes.findPrint(id);
+      if (!print) throw DomainException.notFound('Credit note', input.id);
+      const creditNote = print.document;
       const before = await this.events.snapshot('credit_note', creditNote.id);
-      const lines = await this.lines.read(creditNote.id);
       const entry = await this.creditNotes.insertSendLogEntry(creditNote.id, {
         email: input.email,
         phone: input.phone ?? '',
@@ -155,7 +157,7 @@ export class CreditNotesService {
         documentId: creditNote.id,
         sendLogEntryId: entry.id,
         recipient: entry.email,
-        view: creditNoteView(creditNote, lines),
+        view: this.view(print),
       });
       await this.events.record({
         type: 'credit_note.sent',
@@ -167,17 +169,22 @@ export class CreditNotesService {
     });
   }
 
+  /**
+   * The credit note as printed, titled Credit note, naming the invoice it corrects, in its
+   * client's language when documents have messages in it.
+   */
+  private view(print: CreditNotePrintRecord): DocumentView {
+    const creditNote = print.document;
+    return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, print.lines, {
+      locale: documentLocale(print.clientLanguage, this.config.documentLocale),
+      corrects: creditNote.invoiceNo,
+      reason: creditNote.reason,
+    });
+  }
+
   private async detail(id: number): Promise<CreditNoteDetailRecord> {
     const detail = await this.database.read(() => this.creditNotes.findDetail(id));
     if (!detail) throw DomainException.notFound('Credit note', String(id));
     return detail;
   }
-}
-
-/** The credit note as printed: titled Credit note, naming the invoice it corrects. */
-function creditNoteView(creditNote: CreditNote, lines: CreditNoteLineItem[]): DocumentView {
-  return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, lines, {
-    corrects: creditNote.invoiceNo,
-    reason: creditNote.reason,
-  });
 }

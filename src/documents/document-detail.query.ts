@@ -1,4 +1,5 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { Client } from '../clients/entities/client.entity';
 import { JsonRows, jsonRows } from '../database/json-rows';
 import { DocumentLineItemRecord, DocumentSendLogRecord } from './entities/document-columns';
 
@@ -31,6 +32,16 @@ export type DocumentDetail<
   C extends Record<string, IdRow>,
 > = { document: D; lines: L[]; sends: S[] } & { [K in keyof C]: C[K][] };
 
+/** A detail as printing reads it: also its client's `language` as it is now ('' for none). */
+export type PrintDetail<
+  D extends ObjectLiteral,
+  L extends DocumentLineItemRecord,
+  S extends DocumentSendLogRecord,
+  C extends Record<string, IdRow>,
+> = DocumentDetail<D, L, S, C> & { clientLanguage: string };
+
+type DetailQuery<T> = (manager: EntityManager, id: number) => Promise<T | null>;
+
 /**
  * The read of one kind of document by id: its columns, and each child table as JSON, in one
  * statement, so every part is read at the same moment without a transaction. Null when there is
@@ -41,14 +52,41 @@ export function documentDetailQuery<
   L extends DocumentLineItemRecord,
   S extends DocumentSendLogRecord,
   C extends Record<string, IdRow> = Record<never, IdRow>,
+>(tables: DocumentDetailTables<D, L, S, C>): DetailQuery<DocumentDetail<D, L, S, C>> {
+  return detailQuery(tables, false);
+}
+
+/**
+ * The same read for printing: the statement also reads the language of the document's client
+ * (archived or not) by its primary key, so a PDF or an e-mail costs no read more than a detail.
+ */
+export function documentPrintQuery<
+  D extends ObjectLiteral,
+  L extends DocumentLineItemRecord,
+  S extends DocumentSendLogRecord,
+  C extends Record<string, IdRow> = Record<never, IdRow>,
+>(tables: DocumentDetailTables<D, L, S, C>): DetailQuery<PrintDetail<D, L, S, C>> {
+  return detailQuery(tables, true) as DetailQuery<PrintDetail<D, L, S, C>>;
+}
+
+function detailQuery<
+  D extends ObjectLiteral,
+  L extends DocumentLineItemRecord,
+  S extends DocumentSendLogRecord,
+  C extends Record<string, IdRow>,
 >(
   tables: DocumentDetailTables<D, L, S, C>,
-): (manager: EntityManager, id: number) => Promise<DocumentDetail<D, L, S, C> | null> {
+  withClientLanguage: boolean,
+): DetailQuery<DocumentDetail<D, L, S, C>> {
   const children = Object.entries(tables.children) as Array<
     [keyof C & string, EntityTarget<IdRow>]
   >;
   const ofDocument = (alias: string) => `${alias}.${tables.parentColumn} = document.id`;
-  // Built once per kind (JsonRows keeps the statement by this function).
+  const clientLanguage = (rows: JsonRows) =>
+    withClientLanguage
+      ? `,\n      (SELECT client.language FROM ${rows.table(Client)} client WHERE client.id = document.client_id) AS client_language`
+      : '';
+  // Built once per query (JsonRows keeps the statement by this function).
   const statement = (rows: JsonRows) => `SELECT ${rows.columns(tables.document, 'document')},
       ${rows.children(tables.lines, 'line', ofDocument('line'))} AS line_items,
       ${rows.children(tables.sends, 'entry', ofDocument('entry'))} AS send_log${children
@@ -56,7 +94,7 @@ export function documentDetailQuery<
           ([key, target]) =>
             `,\n      ${rows.children(target, `child_${key}`, ofDocument(`child_${key}`))} AS child_${key}`,
         )
-        .join('')}
+        .join('')}${clientLanguage(rows)}
     FROM ${rows.table(tables.document)} document
     WHERE document.id = ?${tables.liveOnly ? ' AND document.deleted_at IS NULL' : ''}`;
 
@@ -77,6 +115,12 @@ export function documentDetailQuery<
       (detail as Record<string, unknown>)[key] = rows
         .childEntities(target, row[`child_${key}`])
         .sort(byId);
+    }
+    if (withClientLanguage) {
+      // Every document has a client; a missing row (never) reads as no language.
+      const language = row.client_language;
+      (detail as Record<string, unknown>).clientLanguage =
+        typeof language === 'string' ? language : '';
     }
     return detail;
   };

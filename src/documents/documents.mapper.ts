@@ -28,6 +28,8 @@ export function customerFields(record: PricedDocumentRecord): DocumentCustomerFi
     customer_name: record.customerName,
     customer_phone: record.customerPhone,
     customer_address: record.customerAddress,
+    customer_tax_id: record.customerTaxId,
+    customer_country: record.customerCountry,
   };
 }
 

@@ -3,7 +3,12 @@ import { Database, isUniqueViolation } from '../database/database';
 import { ArchivableDocumentRepository } from '../documents/document.repository';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
-import { EstimateDetailRecord, readEstimateDetail } from './estimate-detail.query';
+import {
+  EstimateDetailRecord,
+  EstimatePrintRecord,
+  readEstimateDetail,
+  readEstimatePrint,
+} from './estimate-detail.query';
 
 /** Estimates and their send log. */
 @Injectable()
@@ -36,6 +41,11 @@ export class EstimatesRepository extends ArchivableDocumentRepository<
    */
   findLiveDetail(id: number): Promise<EstimateDetailRecord | null> {
     return readEstimateDetail(this.database.manager, id);
+  }
+
+  /** The live estimate as printed (the detail and its client's language), or null: one statement. */
+  findLivePrint(id: number): Promise<EstimatePrintRecord | null> {
+    return readEstimatePrint(this.database.manager, id);
   }
 
   /** The estimate became this invoice, and so is accepted. */

@@ -14,7 +14,8 @@ import { draftColumns } from '../documents/domain/document-draft';
 import { idFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
-import { toDocumentView } from '../documents/pdf/document-view';
+import { documentLocale } from '../documents/i18n/document-messages';
+import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
 import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { InvoicesService } from '../invoices/invoices.service';
@@ -28,7 +29,7 @@ import {
 import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { Estimate } from './entities/estimate.entity';
-import { EstimateDetailRecord } from './estimate-detail.query';
+import { EstimateDetailRecord, EstimatePrintRecord } from './estimate-detail.query';
 import { EstimateLinesRepository } from './estimate-lines.repository';
 import { toClientListItem, toDetail, toListItem, toWriteResult } from './estimates.mapper';
 import { EstimatesRepository } from './estimates.repository';
@@ -76,10 +77,14 @@ export class EstimatesService {
     return toDetail(estimate, lines, sends, deliveries);
   }
 
-  /** The estimate as a PDF named after its number, laid out from one read of it and its lines. */
+  /**
+   * The estimate as a PDF named after its number, laid out from one read of it, its lines and
+   * its client's language.
+   */
   async pdf(id: number): Promise<StreamableFile> {
-    const { document: estimate, lines } = await this.liveDetail(id);
-    const view = toDocumentView('estimate', estimate.estimateNo, estimate, lines);
+    const print = await this.database.read(() => this.estimates.findLivePrint(id));
+    if (!print) throw DomainException.notFound('Estimate', String(id));
+    const view = this.view(print.document, print);
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -185,7 +190,8 @@ export class EstimatesService {
     return this.database.transaction(async () => {
       const estimate = await this.liveEstimateNamed(input.id, true);
       const before = await this.events.snapshot('estimate', estimate.id);
-      const lines = await this.lines.read(estimate.id);
+      const print = await this.estimates.findLivePrint(estimate.id);
+      if (!print) throw new Error(`Estimate ${estimate.id} is locked but not readable`);
       const entry = await this.estimates.insertSendLogEntry(estimate.id, {
         email: input.email,
         phone: input.phone ?? '',
@@ -196,7 +202,7 @@ export class EstimatesService {
         documentId: estimate.id,
         sendLogEntryId: entry.id,
         recipient: entry.email,
-        view: toDocumentView('estimate', estimate.estimateNo, estimate, lines),
+        view: this.view(estimate, print),
       });
       await this.events.record({
         type: 'estimate.sent',
@@ -222,6 +228,13 @@ export class EstimatesService {
         after: before,
       });
       return { id: String(estimate.id) };
+    });
+  }
+
+  /** The estimate as printed, in its client's language when documents have messages in it. */
+  private view(estimate: Estimate, print: EstimatePrintRecord): DocumentView {
+    return toDocumentView('estimate', estimate.estimateNo, estimate, print.lines, {
+      locale: documentLocale(print.clientLanguage, this.config.documentLocale),
     });
   }
 

@@ -1,17 +1,23 @@
-import { documentDetailQuery } from '../documents/document-detail.query';
+import { documentDetailQuery, documentPrintQuery } from '../documents/document-detail.query';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
 
-/** The live invoice with its lines, its ledger (`payments`) and its send log, or null. */
-export const readInvoiceDetail = documentDetailQuery({
+const INVOICE_TABLES = {
   document: Invoice,
   lines: InvoiceLineItem,
   sends: InvoiceSendLogEntry,
   parentColumn: 'invoice_id',
   children: { payments: InvoicePayment },
   liveOnly: true,
-});
+};
+
+/** The live invoice with its lines, its ledger (`payments`) and its send log, or null. */
+export const readInvoiceDetail = documentDetailQuery(INVOICE_TABLES);
+
+/** The same, and its client's language: what a PDF or an e-mail of it is made from. */
+export const readInvoicePrint = documentPrintQuery(INVOICE_TABLES);
 
 export type InvoiceDetailRecord = NonNullable<Awaited<ReturnType<typeof readInvoiceDetail>>>;
+export type InvoicePrintRecord = NonNullable<Awaited<ReturnType<typeof readInvoicePrint>>>;

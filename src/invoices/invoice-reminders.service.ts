@@ -4,11 +4,10 @@ import { Clock, daysBetween, shiftDate } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { DocumentDelivery } from '../delivery/document-delivery';
-import { toDocumentView } from '../documents/pdf/document-view';
+import { documentLocale } from '../documents/i18n/document-messages';
 import { EventLog } from '../events/event-log';
 import { currentStep } from '../reminders/domain/reminder-steps';
-import { InvoiceLinesRepository } from './invoice-lines.repository';
-import { toRecordPart } from './invoices.mapper';
+import { toInvoiceView, toRecordPart } from './invoices.mapper';
 import { InvoicesRepository } from './invoices.repository';
 
 /**
@@ -23,7 +22,6 @@ export class InvoiceRemindersService {
   constructor(
     private readonly database: Database,
     private readonly invoices: InvoicesRepository,
-    private readonly lines: InvoiceLinesRepository,
     private readonly clients: ClientsService,
     private readonly delivery: DocumentDelivery,
     private readonly events: EventLog,
@@ -82,16 +80,16 @@ export class InvoiceRemindersService {
       sendLogId: entry.id,
       createdAt: now,
     });
-    const lines = await this.lines.read(id);
+    const print = await this.invoices.findLivePrint(id);
+    if (!print) throw new Error(`Invoice ${id} is locked but not readable`);
+    const locale = documentLocale(print.clientLanguage, this.config.documentLocale);
     await this.delivery.enqueue({
       kind: 'invoice',
       documentId: id,
       sendLogEntryId: entry.id,
       recipient: client.email,
       view: {
-        ...toDocumentView('invoice', invoice.invoiceNo, invoice, lines, {
-          amountPaid: invoice.amountPaid,
-        }),
+        ...toInvoiceView(invoice, print, locale, today),
         reminder: { daysOverdue: daysBetween(invoice.dueDate, today) },
       },
     });

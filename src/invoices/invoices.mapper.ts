@@ -10,7 +10,9 @@ import {
   toDetailParts,
   toLineItemWrite,
 } from '../documents/documents.mapper';
+import { DocumentLocale, DocumentView, toDocumentView } from '../documents/pdf/document-view';
 import { invoiceStatus } from './domain/invoice-status';
+import { invoiceMark, printedLedger } from './domain/printed-invoice';
 import {
   InvoiceDto,
   InvoiceReadResponseDto,
@@ -22,6 +24,7 @@ import { InvoiceLineItem } from './entities/invoice-line-item.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
+import { InvoicePrint } from './invoices.repository';
 
 /*
  * Every invoice output carries its status, which depends on today's date (UTC): the service
@@ -109,4 +112,22 @@ export function toPaymentEntry(payment: InvoicePayment, currency: string): Payme
     reason: payment.reason,
     credit_note_id: payment.creditNoteId === null ? '' : String(payment.creditNoteId),
   };
+}
+
+/**
+ * The invoice as its PDF and e-mail show it: `invoice` as read (with its row lock, when
+ * sending), the rest from its print read.
+ */
+export function toInvoiceView(
+  invoice: Invoice,
+  print: Pick<InvoicePrint, 'lines' | 'payments' | 'creditNoteNumbers'>,
+  locale: DocumentLocale,
+  today: string,
+): DocumentView {
+  return toDocumentView('invoice', invoice.invoiceNo, invoice, print.lines, {
+    locale,
+    amountPaid: invoice.amountPaid,
+    mark: invoiceMark(invoice, today),
+    ledger: printedLedger(print.payments, print.creditNoteNumbers),
+  });
 }

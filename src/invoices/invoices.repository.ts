@@ -8,7 +8,17 @@ import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceReminder } from './entities/invoice-reminder.entity';
 import { Invoice } from './entities/invoice.entity';
-import { InvoiceDetailRecord, readInvoiceDetail } from './invoice-detail.query';
+import {
+  InvoiceDetailRecord,
+  InvoicePrintRecord,
+  readInvoiceDetail,
+  readInvoicePrint,
+} from './invoice-detail.query';
+
+/** What an invoice is printed from: its print read, and its credit notes' numbers by id. */
+export interface InvoicePrint extends InvoicePrintRecord {
+  creditNoteNumbers: Map<number, string>;
+}
 
 /** Invoices, their send log and their ledger (`invoice_payments`). */
 @Injectable()
@@ -128,6 +138,31 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
    */
   findLiveDetail(id: number): Promise<InvoiceDetailRecord | null> {
     return readInvoiceDetail(this.database.manager, id);
+  }
+
+  /**
+   * The live invoice as printed, or null: the detail and its client's language in one
+   * statement, and, when its ledger holds credits, one more for the numbers of its credit notes
+   * (by idx_credit_notes_invoice). Credit notes never change, so the two need no transaction.
+   */
+  async findLivePrint(id: number): Promise<InvoicePrint | null> {
+    const print = await readInvoicePrint(this.database.manager, id);
+    if (!print) return null;
+    const credited = print.payments.some((entry) => entry.status === 'Credited');
+    const creditNoteNumbers = credited
+      ? await this.creditNoteNumbers(id)
+      : new Map<number, string>();
+    return { ...print, creditNoteNumbers };
+  }
+
+  /** The number of each credit note of the invoice, by id. */
+  private async creditNoteNumbers(invoiceId: number): Promise<Map<number, string>> {
+    const rows: Array<{ id: number | string; credit_note_no: string }> =
+      await this.database.manager.query(
+        'SELECT n.id, n.credit_note_no FROM credit_notes n WHERE n.invoice_id = ?',
+        [invoiceId],
+      );
+    return new Map(rows.map((row) => [Number(row.id), row.credit_note_no]));
   }
 
   /** Appends a ledger entry; its id is set on it. */

@@ -16,7 +16,8 @@ import { DocumentDraft, draftColumns } from '../documents/domain/document-draft'
 import { idFilter } from '../documents/dto/list-documents.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
-import { toDocumentView } from '../documents/pdf/document-view';
+import { documentLocale } from '../documents/i18n/document-messages';
+import { DocumentView } from '../documents/pdf/document-view';
 import { EventLog } from '../events/event-log';
 import { inlineFile } from '../http/inline-file';
 import { checkUpdateAgainstPayments } from './domain/invoice-update';
@@ -49,12 +50,13 @@ import { InvoiceDetailRecord } from './invoice-detail.query';
 import { InvoiceLinesRepository } from './invoice-lines.repository';
 import {
   toDetail,
+  toInvoiceView,
   toListItem,
   toPaymentEntry,
   toRecordPart,
   toWriteResult,
 } from './invoices.mapper';
-import { InvoicesRepository } from './invoices.repository';
+import { InvoicePrint, InvoicesRepository } from './invoices.repository';
 
 /** Fields of an invoice's own row that a draft does not decide. */
 export interface InvoiceIdentity {
@@ -133,12 +135,14 @@ export class InvoicesService {
     return toDetail(invoice, lines, payments, sends, deliveries, this.clock.today());
   }
 
-  /** The invoice as a PDF named after its number, laid out from one read of it and its lines. */
+  /**
+   * The invoice as a PDF named after its number, laid out from one read of it, its lines, its
+   * ledger and its client's language (and one of its credit notes' numbers when it has credits).
+   */
   async pdf(id: number): Promise<StreamableFile> {
-    const { document: invoice, lines } = await this.liveDetail(id);
-    const view = toDocumentView('invoice', invoice.invoiceNo, invoice, lines, {
-      amountPaid: invoice.amountPaid,
-    });
+    const print = await this.database.read(() => this.invoices.findLivePrint(id));
+    if (!print) throw DomainException.notFound('Invoice', String(id));
+    const view = this.view(print.document, print);
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -324,7 +328,8 @@ export class InvoicesService {
     return this.database.transaction(async () => {
       const invoice = await this.changeableInvoice(this.idOf(input.id));
       const before = this.snapshotOf(invoice);
-      const lines = await this.lines.read(invoice.id);
+      const print = await this.invoices.findLivePrint(invoice.id);
+      if (!print) throw new Error(`Invoice ${invoice.id} is locked but not readable`);
       const entry = await this.invoices.insertSendLogEntry(invoice.id, {
         email: input.email,
         phone: input.phone ?? '',
@@ -335,9 +340,7 @@ export class InvoicesService {
         documentId: invoice.id,
         sendLogEntryId: entry.id,
         recipient: entry.email,
-        view: toDocumentView('invoice', invoice.invoiceNo, invoice, lines, {
-          amountPaid: invoice.amountPaid,
-        }),
+        view: this.view(invoice, print),
       });
       await this.events.record({ type: 'invoice.sent', object: 'invoice', id: invoice.id, before });
       return { message: `Invoice ${invoice.invoiceNo} sent to ${entry.email}` };
@@ -424,6 +427,12 @@ export class InvoicesService {
     await this.invoices.updateLedger(invoice.id, { ...move.after, updatedAt: details.at });
     Object.assign(invoice, move.after, { updatedAt: details.at });
     return written;
+  }
+
+  /** The invoice as printed, in its client's language when documents have messages in it. */
+  private view(invoice: Invoice, print: InvoicePrint): DocumentView {
+    const locale = documentLocale(print.clientLanguage, this.config.documentLocale);
+    return toInvoiceView(invoice, print, locale, this.clock.today());
   }
 
   /** A live invoice with its lines, ledger and send log, or 404. */

@@ -7,6 +7,9 @@ export interface ClientInput {
   email?: string;
   phone?: string;
   address?: string;
+  tax_id?: string;
+  country?: string;
+  language?: string;
 }
 
 /** A client as read, added or updated (the list output has no updated_at). */
@@ -16,6 +19,9 @@ export interface ClientOutput {
   email: string;
   phone: string;
   address: string;
+  tax_id: string;
+  country: string;
+  language: string;
   created_at: string;
   updated_at: string;
 }

@@ -28,6 +28,8 @@ export interface CreditNoteOutput {
   customer_name: string;
   customer_phone: string;
   customer_address: string;
+  customer_tax_id: string;
+  customer_country: string;
   currency: string;
   tax_rate: number;
   tax_amount: number;

@@ -40,6 +40,8 @@ interface EstimateCommon {
   customer_name: string;
   customer_phone: string;
   customer_address: string;
+  customer_tax_id: string;
+  customer_country: string;
   currency: string;
   tax_rate: number;
   tax_amount: number;

@@ -41,6 +41,8 @@ export interface InvoiceFields {
   customer_name: string;
   customer_phone: string;
   customer_address: string;
+  customer_tax_id: string;
+  customer_country: string;
   payment_status: string;
   status: 'open' | 'overdue' | 'paid' | 'void';
   void_reason: string;

@@ -5,7 +5,7 @@ import { parse as parseQuery } from 'qs';
  * Request fields that hold personal data (a client's, or a document's copy of it) or a secret:
  * a webhook's URL, which may carry the receiver's token (docs/events.md: no line logs one).
  */
-const PERSONAL_FIELD = /^(names|email|phone|address|customer_\w+|q|reason|url)$/;
+const PERSONAL_FIELD = /^(names|email|phone|address|tax_id|customer_\w+|q|reason|url)$/;
 /** Headers that carry an API key. */
 const KEY_HEADERS = ['authorization', 'x-api-key'];
 /** An e-mail address; `node_modules/@nestjs/…` in a stack frame is not one. */

@@ -25,6 +25,23 @@ export class ClientListItemDto {
   @TextProperty('Empty when not given')
   address: string;
 
+  @TextProperty('Tax or VAT id; empty when not given')
+  tax_id: string;
+
+  @ApiProperty({
+    type: 'string',
+    pattern: '^([A-Z]{2})?$',
+    description: 'ISO 3166-1 alpha-2 code, upper case; empty when not given',
+  })
+  country: string;
+
+  @ApiProperty({
+    type: 'string',
+    pattern: '^([a-z]{2})?$',
+    description: 'ISO 639-1 code, lower case; empty when not given',
+  })
+  language: string;
+
   @TimestampProperty()
   created_at: string;
 }

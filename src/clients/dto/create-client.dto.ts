@@ -8,7 +8,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Trim } from '../../common/input-rules';
+import { IsCountryInput, IsLanguageInput, Trim } from '../../common/input-rules';
+import { COUNTRY_CODES, LANGUAGE_CODES } from '../../common/iso-codes';
 
 export class CreateClientDto {
   @ApiProperty({ type: 'string', minLength: 1, maxLength: 255, description: 'Full name; trimmed' })
@@ -45,4 +46,30 @@ export class CreateClientDto {
   @MaxLength(1000)
   @IsString()
   address?: string;
+
+  @ApiPropertyOptional({ type: 'string', maxLength: 32, description: 'Tax or VAT id; trimmed' })
+  @IsOptional()
+  @Trim()
+  @MaxLength(32)
+  @IsString()
+  tax_id?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    enum: ['', ...COUNTRY_CODES],
+    description: 'ISO 3166-1 alpha-2 code, matched in any case, stored upper case; "" for none',
+  })
+  @IsOptional()
+  @IsCountryInput()
+  country?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    enum: ['', ...LANGUAGE_CODES],
+    description:
+      'ISO 639-1 code, matched in any case, stored lower case; "" for none. Its documents print in it when there are messages for it (DOCUMENT_LOCALE otherwise)',
+  })
+  @IsOptional()
+  @IsLanguageInput()
+  language?: string;
 }

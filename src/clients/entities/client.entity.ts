@@ -15,4 +15,15 @@ export class Client extends ArchivableRecord {
 
   @TextColumn({ length: 1000 })
   address: string;
+
+  @TextColumn({ name: 'tax_id', length: 32 })
+  taxId: string;
+
+  /** ISO 3166-1 alpha-2, upper case; '' when not given. */
+  @TextColumn({ length: 2 })
+  country: string;
+
+  /** ISO 639-1, lower case; '' when not given. */
+  @TextColumn({ length: 2 })
+  language: string;
 }

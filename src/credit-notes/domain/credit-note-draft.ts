@@ -28,6 +28,8 @@ export interface CreditNoteDraft extends DocumentTotals {
   customerName: string;
   customerPhone: string;
   customerAddress: string;
+  customerTaxId: string;
+  customerCountry: string;
   currency: string;
   taxRate: Decimal;
   issueDate: string;
@@ -61,6 +63,8 @@ export function draftCreditNote(
     customerName: client.names,
     customerPhone: client.phone,
     customerAddress: client.address,
+    customerTaxId: client.taxId,
+    customerCountry: client.country,
     currency: invoice.currency,
     taxRate: invoice.taxRate,
     issueDate,

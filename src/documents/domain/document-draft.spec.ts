@@ -9,6 +9,8 @@ const client = {
   names: 'Ada Lovelace',
   phone: '+44 1',
   address: '1 Analytical Way',
+  taxId: 'GB123456789',
+  country: 'GB',
   email: '',
 };
 const defaults = { currency: 'USD', today: '2026-03-01' };
@@ -60,6 +62,8 @@ describe('draftDocument', () => {
       customerName: 'Ada Lovelace',
       customerPhone: '+44 1',
       customerAddress: '1 Analytical Way',
+      customerTaxId: 'GB123456789',
+      customerCountry: 'GB',
       description: '',
       currency: 'USD',
       issueDate: '2026-03-01',
@@ -127,8 +131,10 @@ describe('draftColumns', () => {
         'clientId',
         'currency',
         'customerAddress',
+        'customerCountry',
         'customerName',
         'customerPhone',
+        'customerTaxId',
         'description',
         'dueDate',
         'issueDate',

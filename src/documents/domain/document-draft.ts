@@ -11,6 +11,8 @@ export interface DocumentDraft extends DocumentTotals {
   customerName: string;
   customerPhone: string;
   customerAddress: string;
+  customerTaxId: string;
+  customerCountry: string;
   description: string;
   currency: string;
   taxRate: Decimal;
@@ -67,6 +69,8 @@ export function draftDocument(
     customerName: client.names,
     customerPhone: client.phone,
     customerAddress: client.address,
+    customerTaxId: client.taxId,
+    customerCountry: client.country,
     description: input.description ?? stored?.description ?? '',
     currency,
     taxRate,
@@ -103,6 +107,8 @@ export type DraftColumns = Pick<
   | 'customerName'
   | 'customerPhone'
   | 'customerAddress'
+  | 'customerTaxId'
+  | 'customerCountry'
   | 'description'
   | 'currency'
   | 'taxRate'
@@ -120,6 +126,8 @@ export function draftColumns(draft: DocumentDraft): DraftColumns {
     customerName: draft.customerName,
     customerPhone: draft.customerPhone,
     customerAddress: draft.customerAddress,
+    customerTaxId: draft.customerTaxId,
+    customerCountry: draft.customerCountry,
     description: draft.description,
     currency: draft.currency,
     taxRate: draft.taxRate,

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { LosslessNumber } from 'lossless-json';
 import {
   CurrencyProperty,
@@ -26,6 +27,16 @@ export class DocumentCustomerFieldsDto {
 
   @TextProperty('Copied from the client; may be empty')
   customer_address: string;
+
+  @TextProperty('Copied from the client (its tax_id); may be empty')
+  customer_tax_id: string;
+
+  @ApiProperty({
+    type: 'string',
+    pattern: '^([A-Z]{2})?$',
+    description: 'Copied from the client (its country, ISO 3166-1 alpha-2); may be empty',
+  })
+  customer_country: string;
 }
 
 /** Money fields are exact decimals written as JSON numbers (LosslessNumber on the way out). */

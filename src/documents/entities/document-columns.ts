@@ -36,6 +36,13 @@ export abstract class PricedDocumentRecord {
   @TextColumn({ name: 'customer_address', length: 1000 })
   customerAddress: string;
 
+  @TextColumn({ name: 'customer_tax_id', length: 32 })
+  customerTaxId: string;
+
+  /** ISO 3166-1 alpha-2; '' when the client had none. */
+  @TextColumn({ name: 'customer_country', length: 2 })
+  customerCountry: string;
+
   @TextColumn({ length: 3 })
   currency: string;
 

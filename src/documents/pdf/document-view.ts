@@ -16,6 +16,21 @@ export const DOCUMENT_NAMES: Record<DocumentKind, string> = {
   credit_note: 'credit note',
 };
 
+/** The locales documents print in: a message file each (src/documents/i18n/messages/). */
+export const DOCUMENT_LOCALES = ['en', 'de', 'fr', 'es'] as const;
+export type DocumentLocale = (typeof DOCUMENT_LOCALES)[number];
+
+/** One entry of an invoice's ledger as printed: what it was, when, and how much. */
+export interface DocumentViewLedgerEntry {
+  /** A payment received, money returned, or a credit note's credit. */
+  kind: 'payment' | 'refund' | 'credit';
+  date: string;
+  /** Plain decimal text in the currency's minor digits, positive (`20.00`). */
+  amount: string;
+  /** The payment's reference, or the credit note's number for a credit. */
+  reference: string;
+}
+
 /** One line as printed: every number already in its printed form. */
 export interface DocumentViewLine {
   description: string;
@@ -43,7 +58,13 @@ export interface DocumentView {
   corrects?: string;
   reason?: string;
   currency: string;
-  customer: { name: string; phone: string; address: string };
+  /**
+   * The locale the document prints in: the client's `language` when it has a message file,
+   * else DOCUMENT_LOCALE. Absent on views queued before it existed: `en`.
+   */
+  locale?: DocumentLocale;
+  /** `taxId` and `country` (ISO 3166-1 alpha-2) are '' when not given, absent on older views. */
+  customer: { name: string; phone: string; address: string; taxId?: string; country?: string };
   lines: DocumentViewLine[];
   subTotal: string;
   /** Percent, plain decimal text (`8.25`). */
@@ -54,41 +75,63 @@ export interface DocumentView {
   amountPaid?: string;
   /** Invoices only: total − amount paid. */
   balanceDue?: string;
+  /** Invoices: `paid` (status Paid), `void` (voided); absent otherwise. */
+  mark?: 'paid' | 'void';
+  /** Invoices: the ledger's payments, refunds and credits, oldest first (void ones left out). */
+  ledger?: DocumentViewLedgerEntry[];
   note: string;
   /** A reminder (REMINDER_DAYS): the days past the due date on the day it was sent (< 0: before it). */
   reminder?: { daysOverdue: number };
 }
 
-/** The issuer block, from the COMPANY_* settings. */
+/** The issuer block, from the COMPANY_* settings and PAYMENT_TERMS ('' when not set). */
 export interface Issuer {
   name: string;
   address: string;
   email: string;
   taxId: string;
+  phone: string;
+  website: string;
+  /** Company registration (register and number), printed as given. */
+  registration: string;
+  /** IBAN or account number. */
+  bankAccount: string;
+  bankBic: string;
+  bankName: string;
+  /** Printed text, e.g. "Payable within 30 days". */
+  paymentTerms: string;
 }
 
-/** What a kind of document prints beyond its row and lines. */
+/** A ledger entry as the invoice's view is made from it: its amount still a Decimal. */
+export interface DocumentLedgerEntry extends Omit<DocumentViewLedgerEntry, 'amount'> {
+  amount: Decimal;
+}
+
+/** What a document prints beyond its row and lines: its locale, and the parts of its kind. */
 export interface DocumentViewParts {
+  locale: DocumentLocale;
   /** Invoices. */
   amountPaid?: Decimal;
+  mark?: DocumentView['mark'];
+  ledger?: DocumentLedgerEntry[];
   /** Credit notes. */
   corrects?: string;
   reason?: string;
 }
 
 /**
- * A document row and its lines as printed, with the parts of its kind; a description and a due
- * date where the kind has them (invoices, estimates).
+ * A document row and its lines as printed, with its locale and the parts of its kind; a
+ * description and a due date where the kind has them (invoices, estimates).
  */
 export function toDocumentView(
   kind: DocumentKind,
   number: string,
   record: PricedDocumentRecord & Partial<Pick<DocumentRecord, 'description' | 'dueDate'>>,
   lines: DocumentLineItemRecord[],
-  parts: DocumentViewParts = {},
+  parts: DocumentViewParts,
 ): DocumentView {
   const money = (value: Decimal) => formatMoney(value, record.currency);
-  const { amountPaid, ...printed } = parts;
+  const { amountPaid, mark, ledger, ...printed } = parts;
   const view: DocumentView = {
     kind,
     number,
@@ -101,6 +144,8 @@ export function toDocumentView(
       name: record.customerName,
       phone: record.customerPhone,
       address: record.customerAddress,
+      taxId: record.customerTaxId,
+      country: record.customerCountry,
     },
     lines: lines.map((line) => ({
       description: line.description,
@@ -117,6 +162,10 @@ export function toDocumentView(
   if (amountPaid !== undefined) {
     view.amountPaid = money(amountPaid);
     view.balanceDue = money(outstandingBalance(record.total, amountPaid));
+  }
+  if (mark !== undefined) view.mark = mark;
+  if (ledger !== undefined) {
+    view.ledger = ledger.map((entry) => ({ ...entry, amount: money(entry.amount) }));
   }
   return view;
 }

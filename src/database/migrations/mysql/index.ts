@@ -7,6 +7,7 @@ import { IdempotencyKeys1764300000000 } from './1764300000000-idempotency-keys';
 import { Corrections1764400000000 } from './1764400000000-corrections';
 import { EventsAndWebhooks1764500000000 } from './1764500000000-events-and-webhooks';
 import { Receivables1764600000000 } from './1764600000000-receivables';
+import { Documents1764700000000 } from './1764700000000-documents';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MYSQL_MIGRATIONS = [
   Corrections1764400000000,
   EventsAndWebhooks1764500000000,
   Receivables1764600000000,
+  Documents1764700000000,
 ];

@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { ConfigService } from '@nestjs/config';
+import { AppConfig } from './app-config';
+import { EnvironmentVariables, validateEnvironment } from './environment';
+
+function configOf(raw: Record<string, string>): AppConfig {
+  const env = validateEnvironment(raw);
+  return new AppConfig(new ConfigService<EnvironmentVariables, true>(env));
+}
+
+describe('AppConfig: the issuer and the document locale', () => {
+  it('answers every issuer field, "" where a setting is not set, and prints in en', () => {
+    const config = configOf({});
+    expect(config.company).toEqual({
+      name: 'Invoicing',
+      address: '',
+      email: '',
+      taxId: '',
+      phone: '',
+      website: '',
+      registration: '',
+      bankAccount: '',
+      bankBic: '',
+      bankName: '',
+      paymentTerms: '',
+    });
+    expect(config.documentLocale).toBe('en');
+  });
+
+  it('reads each issuer setting and DOCUMENT_LOCALE', () => {
+    const config = configOf({
+      COMPANY_NAME: 'Acme GmbH',
+      COMPANY_ADDRESS: 'Hauptstraße 1, Berlin',
+      COMPANY_EMAIL: 'billing@example.com',
+      COMPANY_TAX_ID: 'DE123456789',
+      COMPANY_PHONE: '+49 30 1234567',
+      COMPANY_WEBSITE: 'https://example.com',
+      COMPANY_REGISTRATION: 'Amtsgericht Berlin HRB 12345',
+      COMPANY_BANK_ACCOUNT: 'DE89 3704 0044 0532 0130 00',
+      COMPANY_BANK_BIC: 'COBADEFFXXX',
+      COMPANY_BANK_NAME: 'Commerzbank',
+      PAYMENT_TERMS: 'Payable within 30 days',
+      DOCUMENT_LOCALE: 'de',
+    });
+    expect(config.company).toEqual({
+      name: 'Acme GmbH',
+      address: 'Hauptstraße 1, Berlin',
+      email: 'billing@example.com',
+      taxId: 'DE123456789',
+      phone: '+49 30 1234567',
+      website: 'https://example.com',
+      registration: 'Amtsgericht Berlin HRB 12345',
+      bankAccount: 'DE89 3704 0044 0532 0130 00',
+      bankBic: 'COBADEFFXXX',
+      bankName: 'Commerzbank',
+      paymentTerms: 'Payable within 30 days',
+    });
+    expect(config.documentLocale).toBe('de');
+  });
+});
