@@ -7,6 +7,13 @@ const ISSUER: Issuer = {
   address: '1 Main Street, Springfield',
   email: 'billing@acme.example',
   taxId: 'GB123456789',
+  phone: '',
+  website: '',
+  registration: '',
+  bankAccount: '',
+  bankBic: '',
+  bankName: '',
+  paymentTerms: '',
 };
 
 const TABLE_HEADER = 'Description Quantity Rate (EUR) Amount (EUR)';
@@ -57,17 +64,17 @@ describe('renderDocumentPdf', () => {
     const { text } = await render(invoiceView());
     expectInOrder(text, [
       'INVOICE',
+      'Invoice number INV-2026-0042',
       'Acme Supplies Ltd',
       '1 Main Street, Springfield',
       'billing@acme.example',
       'Tax ID: GB123456789',
-      'Invoice number INV-2026-0042',
-      'Issue date 2026-03-01',
-      'Due date 2026-03-31',
+      'Issue date March 1, 2026',
+      'Due date March 31, 2026',
       'Bill to',
       'Ada Lovelace',
-      '+44 20 7946 0000',
       '12 St James Square',
+      '+44 20 7946 0000',
       'Website redesign, phase two',
       TABLE_HEADER,
       'Design workshop 2 450.00 900.00',
@@ -102,14 +109,14 @@ describe('renderDocumentPdf', () => {
     expect(text).not.toContain('Tax ID');
     expect(text).not.toContain('Note');
     expectInOrder(text, [
-      'billing@acme.example',
       'Invoice number',
+      'billing@acme.example',
       'Bill to Ada Lovelace',
       'Descr',
     ]);
   });
 
-  it('prints the currency’s minor digits as given and the currency code', async () => {
+  it('prints the currency’s minor digits as given, grouped, and the currency code', async () => {
     const view = invoiceView({
       currency: 'JPY',
       lines: [{ description: 'Tea', quantity: '3', rate: '500', amount: '1500' }],
@@ -123,12 +130,12 @@ describe('renderDocumentPdf', () => {
     const { text } = await render(view);
     expectInOrder(text, [
       'Rate (JPY) Amount (JPY)',
-      'Tea 3 500 1500',
-      'Sub-total 1500 JPY',
+      'Tea 3 500 1,500',
+      'Sub-total 1,500 JPY',
       'Tax (10%) 150 JPY',
-      'Total 1650 JPY',
+      'Total 1,650 JPY',
       'Amount paid 0 JPY',
-      'Balance due 1650 JPY',
+      'Balance due 1,650 JPY',
     ]);
   });
 
@@ -200,5 +207,170 @@ describe('renderDocumentPdf', () => {
     expect(first.equals(second)).toBe(true);
     const other = await renderDocumentPdf(invoiceView({ total: '990.70' }), ISSUER);
     expect(first.equals(other)).toBe(false);
+  });
+
+  it('marks a paid invoice PAID and lists its payments, refunds and credits with dates', async () => {
+    const { text } = await render(
+      invoiceView({
+        mark: 'paid',
+        amountPaid: '990.69',
+        balanceDue: '0.00',
+        ledger: [
+          { kind: 'payment', date: '2026-03-05', amount: '1000.69', reference: 'PAY-1' },
+          { kind: 'refund', date: '2026-03-06', amount: '10.00', reference: 'PAY-2' },
+          { kind: 'credit', date: '2026-03-07', amount: '0.00', reference: 'CN-1' },
+        ],
+      }),
+    );
+    expectInOrder(text, [
+      'INVOICE PAID',
+      'Balance due 0.00 EUR',
+      'Payments, refunds and credits',
+      'Date Type Reference Amount (EUR)',
+      'March 5, 2026 Payment PAY-1 1,000.69',
+      'March 6, 2026 Refund PAY-2 -10.00',
+      'March 7, 2026 Credit CN-1 -0.00',
+    ]);
+    expect(text).not.toContain('VOID');
+  });
+
+  it('marks a void invoice VOID and prints no payment details on it', async () => {
+    const issuer = { ...ISSUER, bankAccount: 'DE89 3704 0044 0532 0130 00' };
+    const { text } = await render(invoiceView({ mark: 'void' }), issuer);
+    expect(text).toContain('INVOICE VOID');
+    expect(text).not.toContain('PAID');
+    expect(text).not.toContain('DE89');
+    const open = await render(invoiceView(), issuer);
+    expect(open.text).not.toMatch(/PAID|VOID/);
+    expect(open.text).toContain('IBAN / Account: DE89 3704 0044 0532 0130 00');
+  });
+
+  it('prints the issuer’s and the customer’s details an accountant looks for', async () => {
+    const { text } = await render(
+      invoiceView({
+        customer: {
+          name: 'Ada Lovelace',
+          phone: '',
+          address: 'Unter den Linden 1, Berlin',
+          taxId: 'DE123456789',
+          country: 'DE',
+        },
+      }),
+      {
+        ...ISSUER,
+        phone: '+44 20 1234 5678',
+        website: 'acme.example',
+        registration: 'Companies House 01234567',
+        bankName: 'Bristol Bank',
+        bankAccount: 'GB33 BUKB 2020 1555 5555 55',
+        bankBic: 'BUKBGB22',
+        paymentTerms: 'Payable within 30 days.',
+      },
+    );
+    expectInOrder(text, [
+      'Acme Supplies Ltd',
+      'Phone: +44 20 1234 5678',
+      'acme.example',
+      'Tax ID: GB123456789',
+      'Registration: Companies House 01234567',
+      'Bill to Ada Lovelace Unter den Linden 1, Berlin Germany VAT number: DE123456789',
+      'Payment terms Payable within 30 days. Bank: Bristol Bank',
+      'IBAN / Account: GB33 BUKB 2020 1555 5555 55 BIC: BUKBGB22',
+    ]);
+  });
+
+  it('prints an estimate’s end date as "Valid until" and a credit note’s invoice', async () => {
+    const { amountPaid: _paid, balanceDue: _due, ...invoice } = invoiceView();
+    const estimate = await render({ ...invoice, kind: 'estimate', number: 'EST-7' });
+    expect(estimate.text).toContain('Valid until March 31, 2026');
+    expect(estimate.text).not.toContain('Due date');
+    const { dueDate: _dueDate, ...undated } = invoice;
+    const creditNote = await render({
+      ...undated,
+      kind: 'credit_note',
+      number: 'CN-3',
+      corrects: 'INV-2026-0042',
+      reason: 'Damaged goods',
+    });
+    expectInOrder(creditNote.text, [
+      'CREDIT NOTE',
+      'Credit note number CN-3',
+      'Corrects invoice INV-2026-0042',
+      'Credited to',
+      'Reason Damaged goods',
+    ]);
+  });
+
+  it('prints labels, dates and grouped amounts in the document’s locale', async () => {
+    const view = invoiceView({
+      lines: [
+        {
+          description: 'Beratung',
+          quantity: '123456.7891',
+          rate: '10.125',
+          amount: '14570949430.96',
+        },
+      ],
+      subTotal: '14570949430.96',
+      total: '14570949430.96',
+      customer: { name: 'Ada', phone: '', address: '', country: 'FR' },
+    });
+    const expected = {
+      en: [
+        'Invoice number',
+        'Issue date March 1, 2026',
+        'France',
+        'Quantity',
+        '123,456.7891 10.125 14,570,949,430.96',
+        'Total 14,570,949,430.96 EUR',
+      ],
+      de: [
+        'Rechnungsnummer',
+        '1. März 2026',
+        'Frankreich',
+        'Menge',
+        '123.456,7891 10,125 14.570.949.430,96',
+        '14.570.949.430,96 EUR',
+      ],
+      fr: [
+        'Numéro de facture',
+        '1 mars 2026',
+        'France',
+        'Quantité',
+        '123\u202f456,7891 10,125 14\u202f570\u202f949\u202f430,96',
+        '14\u202f570\u202f949\u202f430,96 EUR',
+      ],
+      es: [
+        'Número de factura',
+        '1 de marzo de 2026',
+        'Francia',
+        'Cantidad',
+        '123.456,7891 10,125 14.570.949.430,96',
+        '14.570.949.430,96 EUR',
+      ],
+    };
+    for (const [locale, parts] of Object.entries(expected)) {
+      const { text } = await render({ ...view, locale: locale as DocumentView['locale'] });
+      // flattened() made every space (the no-break and narrow ones too) a plain one.
+      expectInOrder(`${locale} ${text}`, [locale, ...parts.map(flattened)]);
+    }
+  });
+
+  it('keeps a 64-character number on one line and a long quantity unbroken', async () => {
+    const number = 'INV-' + '0123456789'.repeat(6);
+    const { pages } = await pdfText(
+      await renderDocumentPdf(
+        invoiceView({
+          number: number.slice(0, 64),
+          lines: [
+            { description: 'Tea', quantity: '123456.7891', rate: '1.00', amount: '123456.79' },
+          ],
+        }),
+        ISSUER,
+      ),
+    );
+    const lines = pages[0].split('\n').map((line) => line.trim());
+    expect(lines.some((line) => line.includes(number.slice(0, 64)))).toBe(true);
+    expect(lines.some((line) => line.includes('123,456.7891'))).toBe(true);
   });
 });

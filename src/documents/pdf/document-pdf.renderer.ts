@@ -1,28 +1,29 @@
-import PDFDocument from 'pdfkit';
-import { DocumentView, DocumentViewLine, Issuer } from './document-view';
+import { DocumentMessages, messagesFor } from '../i18n/document-messages';
+import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine, Issuer } from './document-view';
 import {
   BLOCK_GAP,
-  BOLD,
   Box,
   CELL_PADDING,
   COLOR,
   contentBox,
+  createPdf,
+  drawFlowingText,
   drawLines,
+  drawPageFooters,
   drawRule,
   drawTableHeader,
   drawTextRow,
-  FONT_FILES,
-  FOOTER_FROM_BOTTOM,
   headerHeight,
-  LINE_GAP,
-  PAGE_MARGIN,
+  linesHeight,
   pdfBytes,
   placeColumns,
   printable,
-  REGULAR,
+  singleLineWidth,
   startPageIfShort,
   TableColumn,
+  TextLine,
   textRowHeight,
+  typeLineHeight,
   TYPE_SIZE,
 } from './pdf-layout';
 
@@ -36,19 +37,28 @@ import {
 
 export const PDF_MEDIA_TYPE = 'application/pdf';
 
-/** Issuer on the left, number and dates on the right, as shares of the content width. */
+/** Issuer on the left, the dates on the right, as shares of the content width. */
 const DETAILS_SHARE = 0.42;
-const DETAILS_LABEL_WIDTH = 100;
+const DETAILS_LABEL_SHARE = 0.5;
 
-/** The line table: fixed widths for the numbers, the description takes the rest. */
-const NUMBER_COLUMN_WIDTHS = { quantity: 65, rate: 95, amount: 105 };
+/**
+ * The line table: the number columns are as wide as their widest text (at least these widths,
+ * at most a share of the table each), the description takes the rest.
+ */
+const NUMBER_COLUMN_MIN_WIDTHS = { quantity: 55, rate: 80, amount: 90 };
+const NUMBER_COLUMN_MAX_SHARE = 0.22;
 
 /** Totals sit under the table, right-aligned: a label, then the amount and currency code. */
-const TOTALS_LABEL_WIDTH = 130;
-const TOTALS_VALUE_WIDTH = 150;
+const TOTALS_LABEL_WIDTH = 150;
+const TOTALS_VALUE_WIDTH = 170;
 const TOTALS_ROW_GAP = 4;
 
+/** The paid or void mark beside the title. */
+const MARK_COLORS = { paid: '#1a7f37', void: '#b42318' };
+const MARK_PADDING = { x: 8, y: 3 };
+
 type LineColumn = TableColumn<keyof DocumentViewLine>;
+type LedgerColumn = TableColumn<'date' | 'kind' | 'reference' | 'amount'>;
 
 interface TotalRow {
   label: string;
@@ -57,104 +67,140 @@ interface TotalRow {
   strong?: boolean;
 }
 
-/** Renders the document as an A4 PDF and resolves with its bytes. */
+/** What drawing one document needs: its view, its issuer, and its language's messages. */
+interface Printing {
+  view: DocumentView;
+  issuer: Issuer;
+  messages: DocumentMessages;
+}
+
+/** Renders the document as an A4 PDF, in its locale, and resolves with its bytes. */
 export function renderDocumentPdf(view: DocumentView, issuer: Issuer): Promise<Buffer> {
-  return pdfBytes(createPdf(view, issuer), (pdf) => drawDocument(pdf, view, issuer));
-}
-
-function drawDocument(pdf: PDFKit.PDFDocument, view: DocumentView, issuer: Issuer): void {
-  drawTitle(pdf, view);
-  drawIssuerAndDetails(pdf, view, issuer);
-  drawClient(pdf, view);
-  drawParagraph(pdf, null, view.description);
-  drawParagraph(pdf, 'Reason', view.reason ?? '');
-  drawLineTable(pdf, view);
-  drawTotals(pdf, view);
-  drawParagraph(pdf, 'Note', view.note);
-  drawFooters(pdf, view);
-}
-
-/**
- * Pages are buffered so that the footer can say "page 1 of 3". The creation date is the issue
- * date, so the same document always gives the same bytes (pdfkit derives the file id from it).
- */
-function createPdf(view: DocumentView, issuer: Issuer): PDFKit.PDFDocument {
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margin: PAGE_MARGIN,
-    bufferPages: true,
-    displayTitle: true,
-    info: {
-      Title: `${title(view)} ${view.number}`,
+  const printing = { view, issuer, messages: messagesFor(view.locale) };
+  return pdfBytes(
+    createPdf({
+      Title: `${title(printing)} ${view.number}`,
       Author: issuer.name,
       Creator: issuer.name,
+      // The issue date, so the same document always gives the same bytes (pdfkit derives the
+      // file id from it).
       CreationDate: new Date(`${view.issueDate}T00:00:00Z`),
-    },
-  });
-  pdf.registerFont(REGULAR, FONT_FILES.regular);
-  pdf.registerFont(BOLD, FONT_FILES.bold);
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.body).fillColor(COLOR.text).lineGap(LINE_GAP);
-  return pdf;
+    }),
+    (pdf) => drawDocument(pdf, printing),
+  );
 }
 
-const TITLES: Record<DocumentView['kind'], string> = {
-  invoice: 'Invoice',
-  estimate: 'Estimate',
-  credit_note: 'Credit note',
-};
-
-const CLIENT_HEADINGS: Record<DocumentView['kind'], string> = {
-  invoice: 'Bill to',
-  estimate: 'Prepared for',
-  credit_note: 'Credited to',
-};
-
-function title(view: DocumentView): string {
-  return TITLES[view.kind];
+function drawDocument(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const { view, messages } = printing;
+  drawTitle(pdf, printing);
+  drawIssuerAndDetails(pdf, printing);
+  drawClient(pdf, printing);
+  drawParagraph(pdf, null, view.description);
+  drawParagraph(pdf, messages.t('label.reason'), view.reason ?? '');
+  drawLineTable(pdf, printing);
+  drawTotals(pdf, printing);
+  drawLedger(pdf, printing);
+  drawPaymentDetails(pdf, printing);
+  drawParagraph(pdf, messages.t('label.note'), view.note);
+  drawPageFooters(pdf, (page, pages) =>
+    messages.t('footer', { title: title(printing), number: view.number, page, pages }),
+  );
 }
 
-function drawTitle(pdf: PDFKit.PDFDocument, view: DocumentView): void {
+function title({ view, messages }: Printing): string {
+  return messages.t(`title.${view.kind}`);
+}
+
+/** The kind in capitals, its number under it, and the paid or void mark on the right. */
+function drawTitle(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const { view, messages } = printing;
   const content = contentBox(pdf);
-  pdf.font(BOLD).fontSize(TYPE_SIZE.title);
-  pdf.text(title(view).toUpperCase(), content.x, pdf.y, { width: content.width });
-  pdf.moveDown(0.5);
+  const top = pdf.y;
+  const mark = view.mark === undefined ? '' : messages.t(`mark.${view.mark}`);
+  const markStyle = { size: TYPE_SIZE.title, bold: true };
+  const markWidth = mark === '' ? 0 : singleLineWidth(mark, markStyle) + 2 * MARK_PADDING.x;
+  const titleBox = { x: content.x, width: content.width - markWidth - BLOCK_GAP };
+  const titleBottom = drawLines(pdf, titleBox, top, [
+    { text: title(printing).toLocaleUpperCase(messages.locale), bold: true, size: TYPE_SIZE.title },
+  ]);
+  if (mark !== '') drawMark(pdf, mark, MARK_COLORS[view.mark!], markWidth, top);
+  pdf.y = titleBottom;
+  // The number on its own line across the page: a long one stays on one line.
+  const label = messages.t('label.number', { kind: view.kind });
+  const labelWidth = singleLineWidth(label, { size: TYPE_SIZE.body }) + CELL_PADDING.x * 2;
+  const numberTop = pdf.y;
+  const labelBottom = drawLines(pdf, { x: content.x, width: labelWidth }, numberTop, [
+    { text: label, muted: true },
+  ]);
+  const numberBox = { x: content.x + labelWidth, width: content.width - labelWidth };
+  const numberBottom = drawLines(pdf, numberBox, numberTop, [{ text: view.number, bold: true }]);
+  pdf.y = Math.max(labelBottom, numberBottom) + BLOCK_GAP / 2;
 }
 
-/** The issuer on the left; number, issue date and due date beside it on the right. */
-function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, view: DocumentView, issuer: Issuer): void {
+/** A boxed stamp of this width at the top right. */
+function drawMark(
+  pdf: PDFKit.PDFDocument,
+  text: string,
+  color: string,
+  width: number,
+  top: number,
+): void {
+  const content = contentBox(pdf);
+  const height = typeLineHeight(TYPE_SIZE.title, true) + 2 * MARK_PADDING.y;
+  const x = content.x + content.width - width;
+  pdf.save();
+  pdf.rect(x, top, width, height).lineWidth(2).stroke(color);
+  pdf.restore();
+  pdf.fillColor(color);
+  const box = { x: x + MARK_PADDING.x, width: width - 2 * MARK_PADDING.x };
+  drawLines(pdf, box, top + MARK_PADDING.y, [{ text, bold: true, size: TYPE_SIZE.title }]);
+  pdf.fillColor(COLOR.text);
+}
+
+/** The issuer on the left; the dates (and the corrected invoice) beside it on the right. */
+function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const { view, issuer, messages } = printing;
   const content = contentBox(pdf);
   const top = pdf.y;
   const detailsWidth = content.width * DETAILS_SHARE;
   const issuerBox = { x: content.x, width: content.width - detailsWidth - BLOCK_GAP };
+  const labelled = (key: Parameters<DocumentMessages['t']>[0], value: string) =>
+    value && `${messages.t(key)}: ${value}`;
   const issuerBottom = drawLines(pdf, issuerBox, top, [
     { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
     { text: issuer.address },
     { text: issuer.email },
-    { text: issuer.taxId && `Tax ID: ${issuer.taxId}` },
+    { text: labelled('label.phone', issuer.phone) },
+    { text: issuer.website },
+    { text: labelled('label.taxId', issuer.taxId) },
+    { text: labelled('label.registration', issuer.registration) },
   ]);
   const detailsBox = { x: content.x + content.width - detailsWidth, width: detailsWidth };
-  let y = top;
+  const dueLabel = view.kind === 'estimate' ? 'label.validUntil' : 'label.dueDate';
   const details: Array<[string, string | undefined]> = [
-    [`${title(view)} number`, view.number],
-    ['Issue date', view.issueDate],
-    ['Due date', view.dueDate],
-    ['Corrects invoice', view.corrects],
+    [messages.t('label.issueDate'), messages.date(view.issueDate)],
+    [messages.t(dueLabel), view.dueDate && messages.date(view.dueDate)],
+    [messages.t('label.corrects'), view.corrects],
   ];
+  let y = top;
   for (const [label, value] of details) {
     if (value !== undefined) y = drawLabelled(pdf, detailsBox, y, label, value);
   }
   pdf.y = Math.max(issuerBottom, y) + BLOCK_GAP;
 }
 
-function drawClient(pdf: PDFKit.PDFDocument, view: DocumentView): void {
+/** The client: the heading, name, address, phone, tax number and country. */
+function drawClient(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const { view, messages } = printing;
   const content = contentBox(pdf);
-  const { name, phone, address } = view.customer;
-  const heading = CLIENT_HEADINGS[view.kind];
+  const { name, phone, address, taxId = '', country = '' } = view.customer;
   const bottom = drawLines(pdf, content, pdf.y, [
-    { text: heading, muted: true },
+    { text: messages.t(`heading.${view.kind}`), muted: true },
     { text: name, bold: true },
-    { text: phone },
     { text: address },
+    { text: country && messages.country(country) },
+    { text: phone },
+    { text: taxId && `${messages.t('label.customerTaxId')}: ${taxId}` },
   ]);
   pdf.y = bottom + BLOCK_GAP;
 }
@@ -167,124 +213,201 @@ function drawLabelled(
   label: string,
   value: string,
 ): number {
-  const valueBox = { x: box.x + DETAILS_LABEL_WIDTH, width: box.width - DETAILS_LABEL_WIDTH };
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.body).fillColor(COLOR.muted);
-  pdf.text(label, box.x, y, { width: DETAILS_LABEL_WIDTH });
-  const labelBottom = pdf.y;
-  pdf.font(BOLD).fillColor(COLOR.text);
-  pdf.text(printable(value), valueBox.x, y, { width: valueBox.width, align: 'right' });
-  return Math.max(labelBottom, pdf.y);
+  const labelWidth = box.width * DETAILS_LABEL_SHARE;
+  const labelBottom = drawLines(pdf, { x: box.x, width: labelWidth }, y, [
+    { text: label, muted: true },
+  ]);
+  const valueBottom = drawLines(pdf, { x: box.x + labelWidth, width: box.width - labelWidth }, y, [
+    { text: value, bold: true, align: 'right' },
+  ]);
+  return Math.max(labelBottom, valueBottom);
 }
 
-/** A free-text block (the description, the note); pdfkit flows a long one onto new pages. */
+/** A free-text block (the description, the note); a long one flows onto new pages. */
 function drawParagraph(pdf: PDFKit.PDFDocument, heading: string | null, body: string): void {
-  const text = printable(body);
-  if (text === '') return;
+  if (printable(body) === '') return;
   const content = contentBox(pdf);
   if (heading !== null) {
-    pdf.font(BOLD).fontSize(TYPE_SIZE.body);
     // Keep the heading with at least its first line.
-    startPageIfShort(pdf, 3 * pdf.currentLineHeight(true));
-    pdf.text(heading, content.x, pdf.y, { width: content.width });
+    startPageIfShort(pdf, 3 * typeLineHeight(TYPE_SIZE.body, true));
+    pdf.y = drawLines(pdf, content, pdf.y, [{ text: heading, bold: true }]);
   }
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.body);
-  pdf.text(text, content.x, pdf.y, { width: content.width });
-  pdf.y += BLOCK_GAP;
+  pdf.y = drawFlowingText(pdf, body, content) + BLOCK_GAP;
 }
 
-function tableColumns(pdf: PDFKit.PDFDocument, currency: string): LineColumn[] {
-  const { quantity, rate, amount } = NUMBER_COLUMN_WIDTHS;
-  const description = contentBox(pdf).width - quantity - rate - amount;
+/** The number columns as wide as their widest text, within bounds; the description the rest. */
+function tableColumns(pdf: PDFKit.PDFDocument, printing: Printing): LineColumn[] {
+  const { view, messages } = printing;
+  const total = contentBox(pdf).width;
+  const widthOf = (key: 'quantity' | 'rate' | 'amount', label: string) => {
+    const texts = view.lines.map((line) => cellText(printing, line, key));
+    const widest = Math.max(
+      singleLineWidth(label, { size: TYPE_SIZE.table, bold: true }),
+      ...texts.map((text) => singleLineWidth(text, { size: TYPE_SIZE.table })),
+    );
+    const wanted = Math.ceil(widest) + 2 * CELL_PADDING.x + 1;
+    return Math.min(
+      Math.max(NUMBER_COLUMN_MIN_WIDTHS[key], wanted),
+      total * NUMBER_COLUMN_MAX_SHARE,
+    );
+  };
+  const labels = {
+    quantity: messages.t('label.quantity'),
+    rate: messages.t('label.rate', { currency: view.currency }),
+    amount: messages.t('label.amount', { currency: view.currency }),
+  };
+  const quantity = widthOf('quantity', labels.quantity);
+  const rate = widthOf('rate', labels.rate);
+  const amount = widthOf('amount', labels.amount);
   return placeColumns<keyof DocumentViewLine>(pdf, [
-    { key: 'description', label: 'Description', width: description, align: 'left' },
-    { key: 'quantity', label: 'Quantity', width: quantity, align: 'right' },
-    { key: 'rate', label: `Rate (${currency})`, width: rate, align: 'right' },
-    { key: 'amount', label: `Amount (${currency})`, width: amount, align: 'right' },
+    {
+      key: 'description',
+      label: messages.t('label.description'),
+      width: total - quantity - rate - amount,
+      align: 'left',
+    },
+    { key: 'quantity', label: labels.quantity, width: quantity, align: 'right' },
+    { key: 'rate', label: labels.rate, width: rate, align: 'right' },
+    { key: 'amount', label: labels.amount, width: amount, align: 'right' },
   ]);
 }
 
+/** A line's cell as printed: numbers grouped in the document's locale. */
+function cellText(
+  { messages }: Printing,
+  line: DocumentViewLine,
+  key: keyof DocumentViewLine,
+): string {
+  const text = printable(line[key]);
+  return key === 'description' ? text : messages.amount(text);
+}
+
 /** Rows in order; a row that does not fit starts a new page, which repeats the header. */
-function drawLineTable(pdf: PDFKit.PDFDocument, view: DocumentView): void {
-  const columns = tableColumns(pdf, view.currency);
-  startPageIfShort(pdf, headerHeight(pdf, columns) + rowHeight(pdf, columns, view.lines[0]));
+function drawLineTable(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const columns = tableColumns(pdf, printing);
+  const texts = (line: DocumentViewLine | undefined) =>
+    columns.map((column) => (line ? cellText(printing, line, column.key) : ''));
+  const first = printing.view.lines[0];
+  startPageIfShort(pdf, headerHeight(pdf, columns) + textRowHeight(pdf, columns, texts(first)));
   drawTableHeader(pdf, columns);
-  for (const line of view.lines) {
-    if (startPageIfShort(pdf, rowHeight(pdf, columns, line))) drawTableHeader(pdf, columns);
-    drawTableRow(pdf, columns, line);
+  for (const line of printing.view.lines) {
+    const cells = texts(line);
+    if (startPageIfShort(pdf, textRowHeight(pdf, columns, cells))) drawTableHeader(pdf, columns);
+    drawTextRow(pdf, columns, cells);
   }
   pdf.y += BLOCK_GAP / 2;
 }
 
-function cellTexts(columns: LineColumn[], line: DocumentViewLine | undefined): string[] {
-  return columns.map((column) => (line ? printable(line[column.key]) : ''));
-}
-
-function rowHeight(
-  pdf: PDFKit.PDFDocument,
-  columns: LineColumn[],
-  line: DocumentViewLine | undefined,
-): number {
-  return textRowHeight(pdf, columns, cellTexts(columns, line));
-}
-
-function drawTableRow(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: DocumentViewLine) {
-  drawTextRow(pdf, columns, cellTexts(columns, line));
-}
-
-function totalRows(view: DocumentView): TotalRow[] {
-  const money = (amount: string) => `${amount} ${view.currency}`;
+function totalRows({ view, messages }: Printing): TotalRow[] {
+  const money = (amount: string) => messages.money(amount, view.currency);
   const rows: TotalRow[] = [
-    { label: 'Sub-total', value: money(view.subTotal) },
-    { label: `Tax (${view.taxRate}%)`, value: money(view.taxAmount) },
-    { label: 'Total', value: money(view.total), strong: true },
+    { label: messages.t('label.subTotal'), value: money(view.subTotal) },
+    {
+      label: messages.t('label.tax', { rate: messages.amount(view.taxRate) }),
+      value: money(view.taxAmount),
+    },
+    { label: messages.t('label.total'), value: money(view.total), strong: true },
   ];
   if (view.amountPaid !== undefined && view.balanceDue !== undefined) {
     rows.push(
-      { label: 'Amount paid', value: money(view.amountPaid) },
-      { label: 'Balance due', value: money(view.balanceDue), strong: true },
+      { label: messages.t('label.amountPaid'), value: money(view.amountPaid) },
+      { label: messages.t('label.balanceDue'), value: money(view.balanceDue), strong: true },
     );
   }
   return rows;
 }
 
 /** The totals, kept together on one page, right-aligned under the table. */
-function drawTotals(pdf: PDFKit.PDFDocument, view: DocumentView): void {
+function drawTotals(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const content = contentBox(pdf);
   const right = content.x + content.width;
   const label = { x: right - TOTALS_VALUE_WIDTH - TOTALS_LABEL_WIDTH, width: TOTALS_LABEL_WIDTH };
   const value = { x: right - TOTALS_VALUE_WIDTH, width: TOTALS_VALUE_WIDTH };
-  const rows = totalRows(view);
-  pdf.font(BOLD).fontSize(TYPE_SIZE.body);
-  startPageIfShort(pdf, rows.length * (pdf.currentLineHeight(true) + TOTALS_ROW_GAP));
+  const rows = totalRows(printing);
+  startPageIfShort(pdf, rows.length * (typeLineHeight(TYPE_SIZE.body, true) + TOTALS_ROW_GAP));
   for (const row of rows) {
     if (row.strong) drawRule(pdf, label.x, right, pdf.y - TOTALS_ROW_GAP / 2);
     const top = pdf.y;
-    pdf.font(row.strong ? BOLD : REGULAR).fontSize(TYPE_SIZE.body);
-    pdf.text(row.label, label.x, top, { width: label.width - CELL_PADDING.x, align: 'right' });
-    const labelBottom = pdf.y;
-    pdf.text(row.value, value.x, top, { width: value.width - CELL_PADDING.x, align: 'right' });
-    pdf.y = Math.max(labelBottom, pdf.y) + TOTALS_ROW_GAP;
+    const line = (text: string): TextLine[] => [{ text, bold: row.strong, align: 'right' }];
+    const labelBottom = drawLines(
+      pdf,
+      { ...label, width: label.width - CELL_PADDING.x },
+      top,
+      line(row.label),
+    );
+    const valueBottom = drawLines(
+      pdf,
+      { ...value, width: value.width - CELL_PADDING.x },
+      top,
+      line(row.value),
+    );
+    pdf.y = Math.max(labelBottom, valueBottom) + TOTALS_ROW_GAP;
   }
   pdf.y += BLOCK_GAP;
 }
 
-/** "Invoice INV-1 · page 1 of 3" under every page, written once every page exists. */
-function drawFooters(pdf: PDFKit.PDFDocument, view: DocumentView): void {
-  const { start, count } = pdf.bufferedPageRange();
-  for (let index = start; index < start + count; index += 1) {
-    pdf.switchToPage(index);
-    const content = contentBox(pdf);
-    const y = pdf.page.height - FOOTER_FROM_BOTTOM;
-    // Text below the bottom margin would otherwise make pdfkit start another page.
-    const bottomMargin = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
-    pdf.font(REGULAR).fontSize(TYPE_SIZE.footer).fillColor(COLOR.muted);
-    pdf.text(
-      `${title(view)} ${printable(view.number)} · page ${index - start + 1} of ${count}`,
-      content.x,
-      y,
-      { width: content.width, align: 'center', lineBreak: false },
-    );
-    pdf.page.margins.bottom = bottomMargin;
+const LEDGER_WIDTHS = { date: 120, kind: 90, amount: 130 };
+
+/** An invoice's payments, refunds and credits with their dates, under a heading. */
+function drawLedger(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const { view, messages } = printing;
+  const entries = view.ledger ?? [];
+  if (entries.length === 0) return;
+  const content = contentBox(pdf);
+  const columns = placeColumns<LedgerColumn['key']>(pdf, [
+    { key: 'date', label: messages.t('ledger.date'), width: LEDGER_WIDTHS.date, align: 'left' },
+    { key: 'kind', label: messages.t('ledger.kind'), width: LEDGER_WIDTHS.kind, align: 'left' },
+    {
+      key: 'reference',
+      label: messages.t('ledger.reference'),
+      width: content.width - LEDGER_WIDTHS.date - LEDGER_WIDTHS.kind - LEDGER_WIDTHS.amount,
+      align: 'left',
+    },
+    {
+      key: 'amount',
+      label: messages.t('ledger.amount', { currency: view.currency }),
+      width: LEDGER_WIDTHS.amount,
+      align: 'right',
+    },
+  ]);
+  const texts = (entry: DocumentViewLedgerEntry) => [
+    messages.date(entry.date),
+    messages.t(`ledger.${entry.kind}`),
+    printable(entry.reference),
+    messages.amount(entry.kind === 'payment' ? entry.amount : `-${entry.amount}`),
+  ];
+  const heading: TextLine[] = [{ text: messages.t('ledger.heading'), bold: true }];
+  startPageIfShort(
+    pdf,
+    linesHeight(content.width, heading) +
+      headerHeight(pdf, columns) +
+      textRowHeight(pdf, columns, texts(entries[0])),
+  );
+  pdf.y = drawLines(pdf, content, pdf.y, heading) + CELL_PADDING.y;
+  drawTableHeader(pdf, columns);
+  for (const entry of entries) {
+    const cells = texts(entry);
+    if (startPageIfShort(pdf, textRowHeight(pdf, columns, cells))) drawTableHeader(pdf, columns);
+    drawTextRow(pdf, columns, cells);
   }
+  pdf.y += BLOCK_GAP;
+}
+
+/** How to pay an invoice: the terms and the bank details, when set; not on a void one. */
+function drawPaymentDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const { view, issuer, messages } = printing;
+  if (view.kind !== 'invoice' || view.mark === 'void') return;
+  const labelled = (key: Parameters<DocumentMessages['t']>[0], value: string) =>
+    value && `${messages.t(key)}: ${value}`;
+  const lines: TextLine[] = [
+    { text: issuer.paymentTerms },
+    { text: labelled('label.bank', issuer.bankName) },
+    { text: labelled('label.bankAccount', issuer.bankAccount) },
+    { text: labelled('label.bankBic', issuer.bankBic) },
+  ].filter((line) => printable(line.text) !== '');
+  if (lines.length === 0) return;
+  const content = contentBox(pdf);
+  const heading: TextLine = { text: messages.t('label.paymentTerms'), bold: true };
+  startPageIfShort(pdf, linesHeight(content.width, [heading, ...lines]));
+  pdf.y = drawLines(pdf, content, pdf.y, [heading, ...lines]) + BLOCK_GAP;
 }

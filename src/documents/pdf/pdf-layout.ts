@@ -1,25 +1,18 @@
-import { readFileSync } from 'node:fs';
+import PDFDocument from 'pdfkit';
+import { drawText, lineHeight, TextAlign, textHeight, textWidth } from './text/text-layout';
 
 /*
- * What every printed page of the service shares (documents and statements): fonts, sizes,
- * colours, margins, and the table that is measured before it is drawn, so that a row that does
- * not fit starts a new page and pdfkit never splits one by itself. Positions are in points.
+ * What every printed page of the service shares (documents and statements): sizes, colours,
+ * margins, text in any script (text/text-layout.ts), and the table that is measured before it
+ * is drawn, so that a row that does not fit starts a new page and pdfkit never splits one by
+ * itself. Positions are in points.
  */
-
-/** DejaVu Sans covers Latin, Greek and Cyrillic; read once, from the npm package, at load. */
-export const FONT_FILES = {
-  regular: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-  bold: readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-};
-export const REGULAR = 'DejaVuSans';
-export const BOLD = 'DejaVuSans-Bold';
 
 /** Points (1/72 in). A4 is 595.28 × 841.89. */
 export const PAGE_MARGIN = 50;
 /** The footer's top, from the bottom edge of the page (inside the bottom margin). */
 export const FOOTER_FROM_BOTTOM = 30;
 export const TYPE_SIZE = { title: 22, issuer: 12, body: 10, table: 9, footer: 8 };
-export const LINE_GAP = 1;
 export const BLOCK_GAP = 18;
 export const COLOR = {
   text: '#1a1a1a',
@@ -47,7 +40,22 @@ export interface TextLine {
   bold?: boolean;
   muted?: boolean;
   size?: number;
-  align?: 'left' | 'right';
+  align?: TextAlign;
+}
+
+/** A new A4 document with the service's margins; pages are buffered for "page 1 of 3" footers. */
+export function createPdf(info: PDFKit.DocumentInfo): PDFKit.PDFDocument {
+  const pdf = new PDFDocument({
+    size: 'A4',
+    margin: PAGE_MARGIN,
+    bufferPages: true,
+    displayTitle: true,
+    // No standard font: every text is set by text-layout in the embedded faces.
+    font: null as unknown as string,
+    info,
+  });
+  pdf.fillColor(COLOR.text);
+  return pdf;
 }
 
 /** Draws on the document, ends it and resolves with its bytes. */
@@ -80,15 +88,50 @@ export function drawLines(pdf: PDFKit.PDFDocument, box: Box, y: number, lines: T
   for (const line of lines) {
     const text = printable(line.text);
     if (text === '') continue;
-    pdf
-      .font(line.bold ? BOLD : REGULAR)
-      .fontSize(line.size ?? TYPE_SIZE.body)
-      .fillColor(line.muted ? COLOR.muted : COLOR.text);
-    pdf.text(text, box.x, y, { width: box.width, align: line.align ?? 'left' });
-    y = pdf.y;
+    pdf.fillColor(line.muted ? COLOR.muted : COLOR.text);
+    y = drawText(pdf, text, box.x, y, {
+      size: line.size ?? TYPE_SIZE.body,
+      bold: line.bold,
+      width: box.width,
+      align: line.align ?? 'left',
+    });
   }
   pdf.fillColor(COLOR.text);
   return y;
+}
+
+/** The height of lines as drawLines stacks them in a box of this width. */
+export function linesHeight(width: number, lines: TextLine[]): number {
+  return lines.reduce((height, line) => {
+    const text = printable(line.text);
+    const style = { size: line.size ?? TYPE_SIZE.body, bold: line.bold };
+    return text === '' ? height : height + textHeight(text, style, width);
+  }, 0);
+}
+
+/** A paragraph of body text that flows onto new pages; answers the y under it. */
+export function drawFlowingText(
+  pdf: PDFKit.PDFDocument,
+  text: string,
+  box: Box,
+  style: { size?: number; bold?: boolean } = {},
+): number {
+  return drawText(pdf, printable(text), box.x, pdf.y, {
+    size: style.size ?? TYPE_SIZE.body,
+    bold: style.bold,
+    width: box.width,
+    flow: true,
+  });
+}
+
+/** One line's height in a type size: what a block of n lines is n times. */
+export function typeLineHeight(size: number, bold = false): number {
+  return lineHeight({ size, bold });
+}
+
+/** The width a single line of text takes, unwrapped. */
+export function singleLineWidth(text: string, style: { size: number; bold?: boolean }): number {
+  return textWidth(printable(text), style);
 }
 
 /** Starts a new page unless `height` still fits above the bottom margin; answers whether. */
@@ -116,19 +159,21 @@ export function cellsHeight(
   pdf: PDFKit.PDFDocument,
   columns: TableColumn[],
   texts: string[],
+  bold = false,
 ): number {
+  const style = { size: TYPE_SIZE.table, bold };
   const heights = columns.map((column, index) =>
-    pdf.heightOfString(texts[index] || ' ', { width: column.width - 2 * CELL_PADDING.x }),
+    textHeight(texts[index] || ' ', style, column.width - 2 * CELL_PADDING.x),
   );
   return Math.max(...heights) + 2 * CELL_PADDING.y;
 }
 
 export function headerHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[]): number {
-  pdf.font(BOLD).fontSize(TYPE_SIZE.table);
   return cellsHeight(
     pdf,
     columns,
     columns.map((column) => column.label),
+    true,
   );
 }
 
@@ -138,7 +183,6 @@ export function textRowHeight(
   columns: TableColumn[],
   texts: string[],
 ): number {
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.table);
   return cellsHeight(pdf, columns, texts);
 }
 
@@ -152,6 +196,7 @@ export function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[])
     columns,
     columns.map((column) => column.label),
     height,
+    true,
   );
 }
 
@@ -173,15 +218,38 @@ export function drawCells(
   columns: TableColumn[],
   texts: string[],
   height: number,
+  bold = false,
 ): void {
   const top = pdf.y;
   columns.forEach((column, index) => {
-    pdf.text(texts[index], column.x + CELL_PADDING.x, top + CELL_PADDING.y, {
+    drawText(pdf, texts[index] ?? '', column.x + CELL_PADDING.x, top + CELL_PADDING.y, {
+      size: TYPE_SIZE.table,
+      bold,
       width: column.width - 2 * CELL_PADDING.x,
       align: column.align,
     });
   });
   pdf.y = top + height;
+}
+
+/** The footer text of every page, drawn once every page exists (pages are buffered). */
+export function drawPageFooters(
+  pdf: PDFKit.PDFDocument,
+  footer: (page: number, pages: number) => string,
+): void {
+  const { start, count } = pdf.bufferedPageRange();
+  for (let index = start; index < start + count; index += 1) {
+    pdf.switchToPage(index);
+    const content = contentBox(pdf);
+    pdf.fillColor(COLOR.muted);
+    drawText(
+      pdf,
+      printable(footer(index - start + 1, count)).replace(/\s+/g, ' '),
+      content.x,
+      pdf.page.height - FOOTER_FROM_BOTTOM,
+      { size: TYPE_SIZE.footer, width: content.width, align: 'center' },
+    );
+  }
 }
 
 /**

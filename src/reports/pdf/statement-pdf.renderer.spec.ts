@@ -7,6 +7,13 @@ const ISSUER: Issuer = {
   address: '1 Main Street, Springfield',
   email: 'billing@acme.example',
   taxId: 'GB123456789',
+  phone: '',
+  website: '',
+  registration: '',
+  bankAccount: '',
+  bankBic: '',
+  bankName: '',
+  paymentTerms: '',
 };
 
 const TABLE_HEADER = 'Date Type Reference Invoice Amount Balance';

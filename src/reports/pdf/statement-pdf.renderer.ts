@@ -1,27 +1,22 @@
-import PDFDocument from 'pdfkit';
 import { Issuer } from '../../documents/pdf/document-view';
 import {
   BLOCK_GAP,
-  BOLD,
   CELL_PADDING,
-  COLOR,
   contentBox,
+  createPdf,
   drawLines,
+  drawPageFooters,
   drawRule,
   drawTableHeader,
   drawTextRow,
-  FONT_FILES,
-  FOOTER_FROM_BOTTOM,
   headerHeight,
-  LINE_GAP,
-  PAGE_MARGIN,
   pdfBytes,
   placeColumns,
   printable,
-  REGULAR,
   startPageIfShort,
   TableColumn,
   textRowHeight,
+  typeLineHeight,
   TYPE_SIZE,
 } from '../../documents/pdf/pdf-layout';
 
@@ -94,7 +89,16 @@ type LineColumn = TableColumn<keyof StatementViewLine>;
 
 /** Renders the statement as an A4 PDF and resolves with its bytes. */
 export function renderStatementPdf(view: StatementView, issuer: Issuer): Promise<Buffer> {
-  return pdfBytes(createPdf(view, issuer), (pdf) => drawStatement(pdf, view, issuer));
+  // The creation date is the end of the period, so the same statement always gives the same
+  // bytes (pdfkit derives the file id from it).
+  const created = new Date(`${view.to}T00:00:00Z`);
+  const pdf = createPdf({
+    Title: `${TITLE} ${oneLine(view.client.names)}`.trim(),
+    Author: issuer.name,
+    Creator: issuer.name,
+    ...(Number.isNaN(created.getTime()) ? {} : { CreationDate: created }),
+  });
+  return pdfBytes(pdf, (document) => drawStatement(document, view, issuer));
 }
 
 function drawStatement(pdf: PDFKit.PDFDocument, view: StatementView, issuer: Issuer): void {
@@ -105,36 +109,12 @@ function drawStatement(pdf: PDFKit.PDFDocument, view: StatementView, issuer: Iss
   drawFooters(pdf, view);
 }
 
-/**
- * Pages are buffered so that the footer can say "page 1 of 3". The creation date is the end of
- * the period, so the same statement always gives the same bytes (pdfkit derives the file id
- * from it).
- */
-function createPdf(view: StatementView, issuer: Issuer): PDFKit.PDFDocument {
-  const created = new Date(`${view.to}T00:00:00Z`);
-  const pdf = new PDFDocument({
-    size: 'A4',
-    margin: PAGE_MARGIN,
-    bufferPages: true,
-    displayTitle: true,
-    info: {
-      Title: `${TITLE} ${oneLine(view.client.names)}`.trim(),
-      Author: issuer.name,
-      Creator: issuer.name,
-      ...(Number.isNaN(created.getTime()) ? {} : { CreationDate: created }),
-    },
-  });
-  pdf.registerFont(REGULAR, FONT_FILES.regular);
-  pdf.registerFont(BOLD, FONT_FILES.bold);
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.body).fillColor(COLOR.text).lineGap(LINE_GAP);
-  return pdf;
-}
-
 function drawTitle(pdf: PDFKit.PDFDocument): void {
   const content = contentBox(pdf);
-  pdf.font(BOLD).fontSize(TYPE_SIZE.title);
-  pdf.text(TITLE.toUpperCase(), content.x, pdf.y, { width: content.width });
-  pdf.moveDown(0.5);
+  pdf.y = drawLines(pdf, content, pdf.y, [
+    { text: TITLE.toUpperCase(), bold: true, size: TYPE_SIZE.title },
+  ]);
+  pdf.y += typeLineHeight(TYPE_SIZE.body) / 2;
 }
 
 /** "From 2026-01-01 to 2026-11-25", or "Up to 2026-11-25" when the statement has no start. */
@@ -154,7 +134,10 @@ function drawIssuerAndPeriod(pdf: PDFKit.PDFDocument, view: StatementView, issue
     { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
     { text: issuer.address },
     { text: issuer.email },
+    { text: issuer.phone && `Phone: ${issuer.phone}` },
+    { text: issuer.website },
     { text: issuer.taxId && `Tax ID: ${issuer.taxId}` },
+    { text: issuer.registration && `Registration: ${issuer.registration}` },
   ]);
   const periodBox = { x: content.x + content.width - periodWidth, width: periodWidth };
   const periodBottom = drawLines(pdf, periodBox, top, [
@@ -184,21 +167,21 @@ function drawCurrency(pdf: PDFKit.PDFDocument, section: StatementCurrency): void
   const content = contentBox(pdf);
   const columns = tableColumns(pdf);
   const first = section.lines[0];
-  pdf.font(BOLD).fontSize(TYPE_SIZE.issuer);
-  const headingHeight = pdf.currentLineHeight(true);
+  const headingHeight = typeLineHeight(TYPE_SIZE.issuer, true);
   startPageIfShort(
     pdf,
     headingHeight +
-      balanceHeight(pdf) +
+      balanceHeight() +
       headerHeight(pdf, columns) +
-      (first ? rowHeight(pdf, columns, first) : emptyHeight(pdf)),
+      (first ? rowHeight(pdf, columns, first) : emptyHeight()),
   );
-  pdf.font(BOLD).fontSize(TYPE_SIZE.issuer);
-  pdf.text(printable(section.currency), content.x, pdf.y, { width: content.width });
+  pdf.y = drawLines(pdf, content, pdf.y, [
+    { text: section.currency, bold: true, size: TYPE_SIZE.issuer },
+  ]);
   pdf.y += BALANCE_ROW_GAP;
   drawBalance(pdf, 'Opening balance', money(section, section.openingBalance), false);
   drawLineTable(pdf, columns, section.lines);
-  startPageIfShort(pdf, balanceHeight(pdf) + BALANCE_ROW_GAP);
+  startPageIfShort(pdf, balanceHeight() + BALANCE_ROW_GAP);
   drawBalance(pdf, 'Closing balance', money(section, section.closingBalance), true);
   pdf.y += BLOCK_GAP;
 }
@@ -207,9 +190,8 @@ function money(section: StatementCurrency, amount: string): string {
   return `${printable(amount)} ${printable(section.currency)}`;
 }
 
-function balanceHeight(pdf: PDFKit.PDFDocument): number {
-  pdf.font(BOLD).fontSize(TYPE_SIZE.body);
-  return pdf.currentLineHeight(true) + BALANCE_ROW_GAP;
+function balanceHeight(): number {
+  return typeLineHeight(TYPE_SIZE.body, true) + BALANCE_ROW_GAP;
 }
 
 /** A balance right-aligned on the content: label, then amount and currency; strong is bold. */
@@ -223,14 +205,20 @@ function drawBalance(pdf: PDFKit.PDFDocument, label: string, value: string, stro
   const valueBox = { x: right - BALANCE_VALUE_WIDTH, width: BALANCE_VALUE_WIDTH };
   if (strong) drawRule(pdf, labelBox.x, right, pdf.y - BALANCE_ROW_GAP / 2);
   const top = pdf.y;
-  pdf
-    .font(strong ? BOLD : REGULAR)
-    .fontSize(TYPE_SIZE.body)
-    .fillColor(COLOR.text);
-  pdf.text(label, labelBox.x, top, { width: labelBox.width - CELL_PADDING.x, align: 'right' });
-  const labelBottom = pdf.y;
-  pdf.text(value, valueBox.x, top, { width: valueBox.width - CELL_PADDING.x, align: 'right' });
-  pdf.y = Math.max(labelBottom, pdf.y) + BALANCE_ROW_GAP;
+  const line = (text: string) => [{ text, bold: strong, align: 'right' as const }];
+  const labelBottom = drawLines(
+    pdf,
+    { x: labelBox.x, width: labelBox.width - CELL_PADDING.x },
+    top,
+    line(label),
+  );
+  const valueBottom = drawLines(
+    pdf,
+    { x: valueBox.x, width: valueBox.width - CELL_PADDING.x },
+    top,
+    line(value),
+  );
+  pdf.y = Math.max(labelBottom, valueBottom) + BALANCE_ROW_GAP;
 }
 
 function tableColumns(pdf: PDFKit.PDFDocument): LineColumn[] {
@@ -255,16 +243,10 @@ function drawLineTable(
   drawTableHeader(pdf, columns);
   if (lines.length === 0) {
     const content = contentBox(pdf);
-    pdf.font(REGULAR).fontSize(TYPE_SIZE.table).fillColor(COLOR.muted);
-    pdf.text(
-      'No transactions in this period.',
-      content.x + CELL_PADDING.x,
-      pdf.y + CELL_PADDING.y,
-      {
-        width: content.width - 2 * CELL_PADDING.x,
-      },
-    );
-    pdf.fillColor(COLOR.text);
+    const box = { x: content.x + CELL_PADDING.x, width: content.width - 2 * CELL_PADDING.x };
+    pdf.y = drawLines(pdf, box, pdf.y + CELL_PADDING.y, [
+      { text: 'No transactions in this period.', muted: true, size: TYPE_SIZE.table },
+    ]);
     pdf.y += CELL_PADDING.y;
   }
   for (const line of lines) {
@@ -285,9 +267,8 @@ function rowHeight(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: Stateme
 }
 
 /** The height of the note that stands for an empty table. */
-function emptyHeight(pdf: PDFKit.PDFDocument): number {
-  pdf.font(REGULAR).fontSize(TYPE_SIZE.table);
-  return pdf.currentLineHeight(true) + 2 * CELL_PADDING.y;
+function emptyHeight(): number {
+  return typeLineHeight(TYPE_SIZE.table) + 2 * CELL_PADDING.y;
 }
 
 function drawTableRow(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: StatementViewLine) {
@@ -296,24 +277,9 @@ function drawTableRow(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: Stat
 
 /** "Statement of account · Acme · page 1 of 3" under every page, once every page exists. */
 function drawFooters(pdf: PDFKit.PDFDocument, view: StatementView): void {
-  const { start, count } = pdf.bufferedPageRange();
   const names = oneLine(view.client.names);
   const heading = names === '' ? TITLE : `${TITLE} · ${names}`;
-  for (let index = start; index < start + count; index += 1) {
-    pdf.switchToPage(index);
-    const content = contentBox(pdf);
-    const y = pdf.page.height - FOOTER_FROM_BOTTOM;
-    // Text below the bottom margin would otherwise make pdfkit start another page.
-    const bottomMargin = pdf.page.margins.bottom;
-    pdf.page.margins.bottom = 0;
-    pdf.font(REGULAR).fontSize(TYPE_SIZE.footer).fillColor(COLOR.muted);
-    pdf.text(`${heading} · page ${index - start + 1} of ${count}`, content.x, y, {
-      width: content.width,
-      align: 'center',
-      lineBreak: false,
-    });
-    pdf.page.margins.bottom = bottomMargin;
-  }
+  drawPageFooters(pdf, (page, pages) => `${heading} · page ${page} of ${pages}`);
 }
 
 /** Printable text on one line: for the footer and the file's title. */

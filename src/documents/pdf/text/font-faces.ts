@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import * as fontkit from 'fontkit';
+
+/*
+ * The fonts documents print with, all from npm packages: DejaVu Sans for Latin, Greek and
+ * Cyrillic (and the symbols it has), and a Noto Sans family for each script it lacks. A font is
+ * read and parsed once per process, the first time a text needs it, and shared by every
+ * document after that (see document-font.ts for how sharing stays correct). A Latin invoice
+ * never loads the large CJK files.
+ */
+
+export type Weight = 'regular' | 'bold';
+
+export type FamilyName =
+  'latin' | 'arabic' | 'hebrew' | 'devanagari' | 'thai' | 'japanese' | 'chinese' | 'korean';
+
+/** The npm module path of each family's regular and bold file. */
+const FAMILY_FILES: Record<FamilyName, Record<Weight, string>> = {
+  latin: {
+    regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
+    bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
+  },
+  arabic: notoFiles('noto-sans-arabic', 'NotoSansArabic'),
+  hebrew: notoFiles('noto-sans-hebrew', 'NotoSansHebrew'),
+  devanagari: notoFiles('noto-sans-devanagari', 'NotoSansDevanagari'),
+  thai: notoFiles('noto-sans-thai', 'NotoSansThai'),
+  japanese: notoFiles('noto-sans-jp', 'NotoSansJP'),
+  chinese: notoFiles('noto-sans-sc', 'NotoSansSC'),
+  korean: notoFiles('noto-sans-kr', 'NotoSansKR'),
+};
+
+function notoFiles(pkg: string, file: string): Record<Weight, string> {
+  return {
+    regular: `@expo-google-fonts/${pkg}/400Regular/${file}_400Regular.ttf`,
+    bold: `@expo-google-fonts/${pkg}/700Bold/${file}_700Bold.ttf`,
+  };
+}
+
+/** One weight of one family: the name a PDF registers it under, and its parsed font. */
+export interface FontFace {
+  /** Unique per face, e.g. `latin-bold`; the name pdfkit registers it by in a document. */
+  readonly key: string;
+  readonly family: FamilyName;
+  readonly weight: Weight;
+  /** Parsed on first use, then shared. */
+  readonly font: fontkit.Font;
+  covers(codePoint: number): boolean;
+  /** The width of the text in points at this size. */
+  width(text: string, size: number): number;
+}
+
+/** Measured advances kept per face, in font units; cleared when it holds this many texts. */
+const MEASURED_LIMIT = 20_000;
+
+class LazyFontFace implements FontFace {
+  private parsed: fontkit.Font | undefined;
+  private readonly coverage = new Map<number, boolean>();
+  private readonly advances = new Map<string, number>();
+  private unitsPerEm = 0;
+
+  constructor(
+    readonly family: FamilyName,
+    readonly weight: Weight,
+  ) {}
+
+  get key(): string {
+    return `${this.family}-${this.weight}`;
+  }
+
+  get font(): fontkit.Font {
+    if (this.parsed === undefined) {
+      const file = readFileSync(require.resolve(FAMILY_FILES[this.family][this.weight]));
+      this.parsed = fontkit.create(file) as fontkit.Font;
+    }
+    return this.parsed;
+  }
+
+  /**
+   * The advance of the text at `size` points, as pdfkit lays it out: word by word (each with
+   * its following space), so that measuring agrees with drawing. Kept across documents.
+   */
+  width(text: string, size: number): number {
+    let units = 0;
+    let start = 0;
+    for (let index = 0; index < text.length; index += 1) {
+      if (text[index] === ' ' || text[index] === '\t') {
+        units += this.advance(text.slice(start, index + 1));
+        start = index + 1;
+      }
+    }
+    if (start < text.length) units += this.advance(text.slice(start));
+    if (this.unitsPerEm === 0) this.unitsPerEm = this.font.unitsPerEm;
+    return (units / this.unitsPerEm) * size;
+  }
+
+  private advance(word: string): number {
+    let units = this.advances.get(word);
+    if (units === undefined) {
+      if (this.advances.size >= MEASURED_LIMIT) this.advances.clear();
+      units = this.font.layout(word).advanceWidth;
+      this.advances.set(word, units);
+    }
+    return units;
+  }
+
+  covers(codePoint: number): boolean {
+    let covered = this.coverage.get(codePoint);
+    if (covered === undefined) {
+      covered = this.font.hasGlyphForCodePoint(codePoint);
+      this.coverage.set(codePoint, covered);
+    }
+    return covered;
+  }
+}
+
+const FACES = {} as Record<FamilyName, Record<Weight, FontFace>>;
+for (const family of Object.keys(FAMILY_FILES) as FamilyName[]) {
+  FACES[family] = {
+    regular: new LazyFontFace(family, 'regular'),
+    bold: new LazyFontFace(family, 'bold'),
+  };
+}
+
+export function fontFace(family: FamilyName, weight: Weight): FontFace {
+  return FACES[family][weight];
+}
+
+/** The face whose metrics set every line's height and baseline, so page flow is script-blind. */
+export function baseFace(weight: Weight): FontFace {
+  return fontFace('latin', weight);
+}
