@@ -1,4 +1,3 @@
-import mjml2html from 'mjml';
 import type Mail from 'nodemailer/lib/mailer';
 import { DocumentMessages, messagesFor } from '../documents/i18n/document-messages';
 import { DocumentView, Issuer } from '../documents/pdf/document-view';
@@ -240,6 +239,9 @@ const MUTED_COLOUR = '#52606d';
  * Every value is escaped before it enters the markup, so no value can add an element.
  */
 async function htmlBody(content: MailContent): Promise<string> {
+  // Loaded on the first mail: mjml is hundreds of modules (about 0.3 s), and a process that
+  // sends nothing (most test files, an instance with OUTBOX_POLL_MS=0) need not load it.
+  const { default: mjml2html } = await import('mjml');
   const { html, errors } = await mjml2html(mjmlOf(content), {
     validationLevel: 'strict',
     fonts: {},

@@ -24,6 +24,19 @@ interface GlyphCopy {
   codePoints: number[];
 }
 
+/** A text shaped by fontkit: the font's glyph ids, each labelled with what it extracts as. */
+interface ShapedText {
+  glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>;
+  positions: fontkit.GlyphPosition[];
+}
+
+/**
+ * Shaped texts (pdfkit lays out word by word) per parsed font, shared by every document: a word
+ * is shaped once, not once per document. Cleared when it holds this many.
+ */
+const SHAPED = new WeakMap<fontkit.Font, Map<string, ShapedText>>();
+const SHAPED_LIMIT = 20_000;
+
 /** What pdfkit reads of a layout; `advanceWidth` sums the positions pdfkit scales in place. */
 interface DocumentGlyphRun {
   glyphs: GlyphCopy[];
@@ -98,7 +111,42 @@ export class DocumentFont {
     return this.font.getGlyph(id);
   }
 
+  /** The text laid out: shaped once per face and text, numbered for this document. */
   layout(text: string, features?: string[]): DocumentGlyphRun {
+    const shaped = features === undefined ? this.shapedOnce(text) : this.shape(text, features);
+    const glyphs = shaped.glyphs.map((glyph) => ({
+      id: this.numberOf(glyph.id, glyph.codePoints),
+      advanceWidth: glyph.advanceWidth,
+      codePoints: glyph.codePoints,
+    }));
+    // pdfkit scales the positions in place: each layout gets its own.
+    const positions = shaped.positions.map((position) => ({ ...position }));
+    return {
+      glyphs,
+      positions,
+      get advanceWidth() {
+        return positions.reduce((sum, position) => sum + position.xAdvance, 0);
+      },
+    };
+  }
+
+  private shapedOnce(text: string): ShapedText {
+    let shapes = SHAPED.get(this.font);
+    if (shapes === undefined) {
+      shapes = new Map();
+      SHAPED.set(this.font, shapes);
+    }
+    let shaped = shapes.get(text);
+    if (shaped === undefined) {
+      if (shapes.size >= SHAPED_LIMIT) shapes.clear();
+      shaped = this.shape(text);
+      shapes.set(text, shaped);
+    }
+    return shaped;
+  }
+
+  /** fontkit's layout of the text, each glyph labelled with what it extracts as. */
+  private shape(text: string, features?: string[]): ShapedText {
     if (this.relabel) (this.font as unknown as { _glyphs: object })._glyphs = {};
     for (const character of text) {
       const codePoint = character.codePointAt(0)!;
@@ -114,18 +162,18 @@ export class DocumentFont {
       })),
       run.direction === 'rtl',
     );
-    const glyphs = run.glyphs.map((glyph, index) => ({
-      id: this.numberOf(glyph.id, labels[index]),
-      advanceWidth: glyph.advanceWidth,
-      codePoints: labels[index],
-    }));
-    const positions = run.positions;
     return {
-      glyphs,
-      positions,
-      get advanceWidth() {
-        return positions.reduce((sum, position) => sum + position.xAdvance, 0);
-      },
+      glyphs: run.glyphs.map((glyph, index) => ({
+        id: glyph.id,
+        advanceWidth: glyph.advanceWidth,
+        codePoints: labels[index],
+      })),
+      positions: run.positions.map(({ xAdvance, yAdvance, xOffset, yOffset }) => ({
+        xAdvance,
+        yAdvance,
+        xOffset,
+        yOffset,
+      })),
     };
   }
 
