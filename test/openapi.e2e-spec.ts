@@ -47,6 +47,7 @@ interface Document {
   openapi: string;
   info: Json;
   tags: Array<{ name: string }>;
+  servers: Array<{ url: string; description?: string }>;
   paths: Record<string, Record<string, Json>>;
   components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
@@ -116,7 +117,18 @@ describe('OpenAPI document', () => {
       'events',
       'webhooks',
       'reports',
+      'Operations',
     ]);
+    // Every tag an operation uses is declared (Spectral's operation-tag-defined).
+    const used = new Set(
+      Object.values(document.paths).flatMap((path) =>
+        Object.values(path as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? []),
+      ),
+    );
+    expect(
+      [...used].filter((tag) => !document.tags.some((declared) => declared.name === tag)),
+    ).toEqual([]);
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
   });
 
   it('documents every /v1 route the app registers, and no /v1 operation it does not', () => {

@@ -40,6 +40,8 @@ export class ClientsController {
   @Post('add')
   @ApiEndpoint({
     summary: 'Add a client',
+    description:
+      'A live client: names trimmed, e-mail checked; phone, address, tax_id, country and language optional.',
     body: CreateClientDto,
     success: ClientWriteResponseDto,
     errors: { 422: 'A missing or malformed parameter' },

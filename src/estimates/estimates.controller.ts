@@ -137,6 +137,8 @@ export class EstimatesController {
   @Delete(':id')
   @ApiEndpoint({
     summary: 'Delete (archive) an estimate',
+    description:
+      'The estimate leaves every list and answers 404 from then on; its lines and sends stay.',
     pathId: 'Id of the estimate',
     success: DeletedResponseDto,
     errors: { 404: NOT_FOUND },

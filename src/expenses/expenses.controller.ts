@@ -44,6 +44,7 @@ export class ExpensesController {
   @Get(':id')
   @ApiEndpoint({
     summary: 'Read an expense',
+    description: 'One live expense with the category the service gave it.',
     pathId: 'Id of the expense',
     success: ExpenseResponseDto,
     errors: { 404: NOT_FOUND },
@@ -72,6 +73,7 @@ export class ExpensesController {
   @Delete(':id')
   @ApiEndpoint({
     summary: 'Delete (archive) an expense',
+    description: 'The expense leaves every list and the reports, and answers 404 from then on.',
     pathId: 'Id of the expense',
     success: DeletedResponseDto,
     errors: { 404: NOT_FOUND },

@@ -33,7 +33,11 @@ export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: the process answers (no database check)' })
+  @ApiOperation({
+    summary: 'Liveness: the process answers (no database check)',
+    description: 'Answers 200 while the process runs, whatever the database does. No API key.',
+    security: [],
+  })
   @probeAnswer(LivenessResponse)
   @Header('Cache-Control', 'no-store')
   alive(): LivenessResponse {
@@ -43,7 +47,9 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({
     summary: 'Readiness: the database answers within HEALTH_DATABASE_TIMEOUT_MS',
-    description: 'Fails (503) while the database is unreachable and from the start of shutdown.',
+    description:
+      'Fails (503) while the database is unreachable and from the start of shutdown. No API key.',
+    security: [],
   })
   @probeAnswer(ReadinessResponse)
   @ApiResponse({ status: 503, description: 'Not ready', type: ErrorEnvelopeDto })

@@ -201,6 +201,8 @@ export class InvoicesController {
   @Delete(':id')
   @ApiEndpoint({
     summary: 'Delete (archive) an invoice',
+    description:
+      'The invoice leaves every list and the reports, and answers 404 from then on; its lines, ledger and sends stay.',
     pathId: 'Id of the invoice',
     success: MessageResponseDto,
     errors: { 404: NOT_FOUND },

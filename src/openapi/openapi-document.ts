@@ -34,6 +34,7 @@ const TAGS: Array<[string, string]> = [
     'reports',
     'Receivables aging, profit and loss, tax summary and client statements: per currency, exact, as JSON or CSV',
   ],
+  ['Operations', 'Probes and metrics for the operators, outside /v1'],
 ];
 
 /**
@@ -45,6 +46,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Invoicing service')
     .setDescription(DESCRIPTION)
     .setVersion('1')
+    // Relative: every path is under the origin the document is served from.
+    .addServer('/', 'This service, where this document is served')
     .addBearerAuth(
       {
         type: 'http',
@@ -62,6 +65,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, builder.build());
   return {
     ...document,
+    // Not open source (package.json "license"); a license entry tells a reader so.
+    info: { ...document.info, license: { name: 'UNLICENSED' } },
     paths: sortByKey(document.paths, (path) =>
       Object.fromEntries(
         Object.entries(path).map(([key, operation]: [string, unknown]) => [
