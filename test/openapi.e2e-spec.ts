@@ -131,6 +131,29 @@ describe('OpenAPI document', () => {
     expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
   });
 
+  it('has no object schema without properties (a generated client would type it as empty)', () => {
+    const empty = Object.entries(document.components.schemas)
+      .filter(([, schema]) => {
+        const object = schema as Record<string, unknown>;
+        return (
+          object.type === 'object' &&
+          Object.keys((object.properties as object | undefined) ?? {}).length === 0 &&
+          object.additionalProperties === undefined
+        );
+      })
+      .map(([name]) => name);
+    expect(empty).toEqual([]);
+  });
+
+  it('documents each answer of /metrics in the type it is sent in', () => {
+    const responses = (document.paths['/metrics'].get as { responses: Record<string, Json> })
+      .responses;
+    expect(Object.keys((responses['200'] as { content: object }).content)).toEqual(['text/plain']);
+    expect(Object.keys((responses['401'] as { content: object }).content)).toEqual([
+      'application/json',
+    ]);
+  });
+
   it('documents every /v1 route the app registers, and no /v1 operation it does not', () => {
     const registered = registeredRoutes(test)
       .filter((route) => route.path.startsWith('/v1/'))

@@ -12,15 +12,17 @@ import { Public } from '../http/auth/public.decorator';
 import { LivenessResponse, ReadinessResponse } from './health-response.dto';
 import { ReadinessService } from './readiness.service';
 
-/** The success envelope around a probe's payload. */
-function probeAnswer(payload: new () => object) {
+/**
+ * The success envelope, with the probe's payload when it has one (an empty payload class would
+ * make generated clients type the answer as having no properties at all).
+ */
+function probeAnswer(payload?: new () => object) {
+  const envelope = { $ref: getSchemaPath(SuccessEnvelopeDto) };
   return applyDecorators(
-    ApiExtraModels(SuccessEnvelopeDto, payload),
+    ApiExtraModels(SuccessEnvelopeDto, ...(payload ? [payload] : [])),
     ApiOkResponse({
       description: 'Success',
-      schema: {
-        allOf: [{ $ref: getSchemaPath(SuccessEnvelopeDto) }, { $ref: getSchemaPath(payload) }],
-      },
+      schema: payload ? { allOf: [envelope, { $ref: getSchemaPath(payload) }] } : envelope,
     }),
   );
 }
@@ -38,7 +40,7 @@ export class HealthController {
     description: 'Answers 200 while the process runs, whatever the database does. No API key.',
     security: [],
   })
-  @probeAnswer(LivenessResponse)
+  @probeAnswer()
   @Header('Cache-Control', 'no-store')
   alive(): LivenessResponse {
     return this.readiness.alive();

@@ -3,7 +3,6 @@ import {
   ApiBearerAuth,
   ApiOkResponse,
   ApiOperation,
-  ApiProduces,
   ApiResponse,
   ApiSecurity,
   ApiTags,
@@ -31,8 +30,10 @@ export class MetricsController {
   })
   @ApiBearerAuth(BEARER_SCHEME)
   @ApiSecurity(API_KEY_SCHEME)
-  @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Metrics', schema: { type: 'string' } })
+  @ApiOkResponse({
+    description: 'Metrics',
+    content: { 'text/plain': { schema: { type: 'string' } } },
+  })
   @ApiResponse({
     status: 401,
     description: 'No API key, or an unknown one',

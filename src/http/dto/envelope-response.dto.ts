@@ -23,7 +23,7 @@ export class ErrorEnvelopeDto {
     additionalProperties: { type: 'array', items: { type: 'string' }, minItems: 1 },
     example: { 'items.0.rate': ['rate must be a number at least 0 and below 10000000000000'] },
     description:
-      'Validation failures (422) only: the messages of each invalid parameter, nested item fields named like items.0.rate',
+      'The parameters a refusal is about, each with its messages: every invalid parameter of a validation failure (422), and the parameter a conflict names (409, e.g. a taken invoice_no). Nested item fields are named like items.0.rate',
   })
   errors?: FieldErrors;
 }
