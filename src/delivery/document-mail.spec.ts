@@ -407,14 +407,6 @@ describe('composeDocumentMail', () => {
     }
   });
 
-  it('copes with settings that predate the newer issuer details', async () => {
-    const { name, address, email, taxId } = ISSUER;
-    const older = { name, address, email, taxId } as Issuer;
-    const parts = await compose(view(), older);
-    expect(parts.text).toContain('billing@acme.example');
-    expect(parts.text).not.toContain('undefined');
-  });
-
   it('carries the same figures, dates and sentences in the HTML part as in the text part', async () => {
     for (const locale of ['en', 'de', 'fr', 'es'] as const) {
       for (const document of [bigInvoice(locale), view({ locale, reminder: { daysOverdue: 3 } })]) {

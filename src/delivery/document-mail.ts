@@ -1,5 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer';
 import { DocumentMessages, messagesFor } from '../documents/i18n/document-messages';
+import { LabelledRow, totalRows } from '../documents/i18n/document-rows';
 import { DocumentView, Issuer } from '../documents/pdf/document-view';
 
 /** What the mail needs beyond the document. */
@@ -11,11 +12,7 @@ export interface MailEnvelope {
 }
 
 /** One labelled line of a table: the summary, the totals, the issuer's details. */
-interface Row {
-  label: string;
-  value: string;
-  strong?: boolean;
-}
+type Row = LabelledRow;
 
 /** Everything one mail says, in its language: both bodies are drawn from this alone. */
 interface MailContent {
@@ -61,10 +58,9 @@ export async function composeDocumentMail(
   };
 }
 
-function mailContent(view: DocumentView, givenIssuer: Issuer): MailContent {
+function mailContent(view: DocumentView, issuer: Issuer): MailContent {
   const messages = messagesFor(view.locale);
   const { t } = messages;
-  const issuer = withEveryDetail(givenIssuer);
   const title = t(`title.${view.kind}`);
   const subject = t('mail.subject', { title, number: view.number, issuer: issuer.name });
   const mark = view.mark === undefined ? '' : ` · ${t(`mark.${view.mark}`)}`;
@@ -88,24 +84,6 @@ function mailContent(view: DocumentView, givenIssuer: Issuer): MailContent {
     closing: t('mail.closing'),
     signature: [issuer.name, ...linesOf(issuer.address)].filter((line) => line !== ''),
     issuerDetails: issuerRows(issuer, messages),
-  };
-}
-
-/** Older settings may lack the newer details: each is '' then, and left out. */
-function withEveryDetail(issuer: Issuer): Issuer {
-  const detail = (value: string | undefined) => value ?? '';
-  return {
-    name: detail(issuer.name),
-    address: detail(issuer.address),
-    email: detail(issuer.email),
-    taxId: detail(issuer.taxId),
-    phone: detail(issuer.phone),
-    website: detail(issuer.website),
-    registration: detail(issuer.registration),
-    bankAccount: detail(issuer.bankAccount),
-    bankBic: detail(issuer.bankBic),
-    bankName: detail(issuer.bankName),
-    paymentTerms: detail(issuer.paymentTerms),
   };
 }
 
@@ -164,23 +142,6 @@ function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages)
   if (name) rows.push({ label: t(`heading.${view.kind}`), value: name });
   if (taxId) rows.push({ label: t('label.customerTaxId'), value: taxId });
   if (countryCode) rows.push({ label: t('label.country'), value: country(countryCode) });
-  return rows;
-}
-
-/** The totals, in the document's currency; invoices add what is paid and what is left. */
-function totalRows(view: DocumentView, { t, amount, money }: DocumentMessages): Row[] {
-  const shown = (value: string) => money(value, view.currency);
-  const rows: Row[] = [
-    { label: t('label.subTotal'), value: shown(view.subTotal) },
-    { label: t('label.tax', { rate: amount(view.taxRate) }), value: shown(view.taxAmount) },
-    { label: t('label.total'), value: shown(view.total), strong: true },
-  ];
-  if (view.amountPaid !== undefined) {
-    rows.push({ label: t('label.amountPaid'), value: shown(view.amountPaid) });
-  }
-  if (view.balanceDue !== undefined) {
-    rows.push({ label: t('label.balanceDue'), value: shown(view.balanceDue), strong: true });
-  }
   return rows;
 }
 

@@ -1,6 +1,9 @@
 import { DocumentMessages, messagesFor } from '../i18n/document-messages';
+import { labelled, totalRows } from '../i18n/document-rows';
 import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine, Issuer } from './document-view';
 import {
+  AmountRowWidths,
+  amountRowHeight,
   BLOCK_GAP,
   Box,
   CELL_PADDING,
@@ -8,9 +11,9 @@ import {
   contentBox,
   createPdf,
   drawFlowingText,
+  drawAmountRow,
   drawLines,
   drawPageFooters,
-  drawRule,
   drawTableHeader,
   drawTextRow,
   headerHeight,
@@ -49,9 +52,7 @@ const NUMBER_COLUMN_MIN_WIDTHS = { quantity: 55, rate: 80, amount: 90 };
 const NUMBER_COLUMN_MAX_SHARE = 0.22;
 
 /** Totals sit under the table, right-aligned: a label, then the amount and currency code. */
-const TOTALS_LABEL_WIDTH = 150;
-const TOTALS_VALUE_WIDTH = 170;
-const TOTALS_ROW_GAP = 4;
+const TOTALS: AmountRowWidths = { label: 150, value: 170, gap: 4 };
 
 /** The paid or void mark beside the title. */
 const MARK_COLORS = { paid: '#1a7f37', void: '#b42318' };
@@ -59,13 +60,6 @@ const MARK_PADDING = { x: 8, y: 3 };
 
 type LineColumn = TableColumn<keyof DocumentViewLine>;
 type LedgerColumn = TableColumn<'date' | 'kind' | 'reference' | 'amount'>;
-
-interface TotalRow {
-  label: string;
-  value: string;
-  /** Bold, under a rule: the total and the balance due. */
-  strong?: boolean;
-}
 
 /** What drawing one document needs: its view, its issuer, and its language's messages. */
 interface Printing {
@@ -157,6 +151,19 @@ function drawMark(
   pdf.fillColor(COLOR.text);
 }
 
+/** The issuer's block of every printed page: name, address, contact, tax and registration. */
+export function issuerLines(issuer: Issuer, messages: DocumentMessages): TextLine[] {
+  return [
+    { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
+    { text: issuer.address },
+    { text: issuer.email },
+    { text: labelled(messages, 'label.phone', issuer.phone) },
+    { text: issuer.website },
+    { text: labelled(messages, 'label.taxId', issuer.taxId) },
+    { text: labelled(messages, 'label.registration', issuer.registration) },
+  ];
+}
+
 /** The issuer on the left; the dates (and the corrected invoice) beside it on the right. */
 function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const { view, issuer, messages } = printing;
@@ -164,17 +171,7 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void
   const top = pdf.y;
   const detailsWidth = content.width * DETAILS_SHARE;
   const issuerBox = { x: content.x, width: content.width - detailsWidth - BLOCK_GAP };
-  const labelled = (key: Parameters<DocumentMessages['t']>[0], value: string) =>
-    value && `${messages.t(key)}: ${value}`;
-  const issuerBottom = drawLines(pdf, issuerBox, top, [
-    { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
-    { text: issuer.address },
-    { text: issuer.email },
-    { text: labelled('label.phone', issuer.phone) },
-    { text: issuer.website },
-    { text: labelled('label.taxId', issuer.taxId) },
-    { text: labelled('label.registration', issuer.registration) },
-  ]);
+  const issuerBottom = drawLines(pdf, issuerBox, top, issuerLines(issuer, messages));
   const detailsBox = { x: content.x + content.width - detailsWidth, width: detailsWidth };
   const dueLabel = view.kind === 'estimate' ? 'label.validUntil' : 'label.dueDate';
   const details: Array<[string, string | undefined]> = [
@@ -288,61 +285,21 @@ function drawLineTable(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const texts = (line: DocumentViewLine | undefined) =>
     columns.map((column) => (line ? cellText(printing, line, column.key) : ''));
   const first = printing.view.lines[0];
-  startPageIfShort(pdf, headerHeight(pdf, columns) + textRowHeight(pdf, columns, texts(first)));
+  startPageIfShort(pdf, headerHeight(columns) + textRowHeight(columns, texts(first)));
   drawTableHeader(pdf, columns);
   for (const line of printing.view.lines) {
     const cells = texts(line);
-    if (startPageIfShort(pdf, textRowHeight(pdf, columns, cells))) drawTableHeader(pdf, columns);
+    if (startPageIfShort(pdf, textRowHeight(columns, cells))) drawTableHeader(pdf, columns);
     drawTextRow(pdf, columns, cells);
   }
   pdf.y += BLOCK_GAP / 2;
 }
 
-function totalRows({ view, messages }: Printing): TotalRow[] {
-  const money = (amount: string) => messages.money(amount, view.currency);
-  const rows: TotalRow[] = [
-    { label: messages.t('label.subTotal'), value: money(view.subTotal) },
-    {
-      label: messages.t('label.tax', { rate: messages.amount(view.taxRate) }),
-      value: money(view.taxAmount),
-    },
-    { label: messages.t('label.total'), value: money(view.total), strong: true },
-  ];
-  if (view.amountPaid !== undefined && view.balanceDue !== undefined) {
-    rows.push(
-      { label: messages.t('label.amountPaid'), value: money(view.amountPaid) },
-      { label: messages.t('label.balanceDue'), value: money(view.balanceDue), strong: true },
-    );
-  }
-  return rows;
-}
-
 /** The totals, kept together on one page, right-aligned under the table. */
-function drawTotals(pdf: PDFKit.PDFDocument, printing: Printing): void {
-  const content = contentBox(pdf);
-  const right = content.x + content.width;
-  const label = { x: right - TOTALS_VALUE_WIDTH - TOTALS_LABEL_WIDTH, width: TOTALS_LABEL_WIDTH };
-  const value = { x: right - TOTALS_VALUE_WIDTH, width: TOTALS_VALUE_WIDTH };
-  const rows = totalRows(printing);
-  startPageIfShort(pdf, rows.length * (typeLineHeight(TYPE_SIZE.body, true) + TOTALS_ROW_GAP));
-  for (const row of rows) {
-    if (row.strong) drawRule(pdf, label.x, right, pdf.y - TOTALS_ROW_GAP / 2);
-    const top = pdf.y;
-    const line = (text: string): TextLine[] => [{ text, bold: row.strong, align: 'right' }];
-    const labelBottom = drawLines(
-      pdf,
-      { ...label, width: label.width - CELL_PADDING.x },
-      top,
-      line(row.label),
-    );
-    const valueBottom = drawLines(
-      pdf,
-      { ...value, width: value.width - CELL_PADDING.x },
-      top,
-      line(row.value),
-    );
-    pdf.y = Math.max(labelBottom, valueBottom) + TOTALS_ROW_GAP;
-  }
+function drawTotals(pdf: PDFKit.PDFDocument, { view, messages }: Printing): void {
+  const rows = totalRows(view, messages);
+  startPageIfShort(pdf, rows.length * amountRowHeight(TOTALS));
+  for (const row of rows) drawAmountRow(pdf, TOTALS, row);
   pdf.y += BLOCK_GAP;
 }
 
@@ -380,14 +337,14 @@ function drawLedger(pdf: PDFKit.PDFDocument, printing: Printing): void {
   startPageIfShort(
     pdf,
     linesHeight(content.width, heading) +
-      headerHeight(pdf, columns) +
-      textRowHeight(pdf, columns, texts(entries[0])),
+      headerHeight(columns) +
+      textRowHeight(columns, texts(entries[0])),
   );
   pdf.y = drawLines(pdf, content, pdf.y, heading) + CELL_PADDING.y;
   drawTableHeader(pdf, columns);
   for (const entry of entries) {
     const cells = texts(entry);
-    if (startPageIfShort(pdf, textRowHeight(pdf, columns, cells))) drawTableHeader(pdf, columns);
+    if (startPageIfShort(pdf, textRowHeight(columns, cells))) drawTableHeader(pdf, columns);
     drawTextRow(pdf, columns, cells);
   }
   pdf.y += BLOCK_GAP;
@@ -397,13 +354,11 @@ function drawLedger(pdf: PDFKit.PDFDocument, printing: Printing): void {
 function drawPaymentDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const { view, issuer, messages } = printing;
   if (view.kind !== 'invoice' || view.mark === 'void') return;
-  const labelled = (key: Parameters<DocumentMessages['t']>[0], value: string) =>
-    value && `${messages.t(key)}: ${value}`;
   const lines: TextLine[] = [
     { text: issuer.paymentTerms },
-    { text: labelled('label.bank', issuer.bankName) },
-    { text: labelled('label.bankAccount', issuer.bankAccount) },
-    { text: labelled('label.bankBic', issuer.bankBic) },
+    { text: labelled(messages, 'label.bank', issuer.bankName) },
+    { text: labelled(messages, 'label.bankAccount', issuer.bankAccount) },
+    { text: labelled(messages, 'label.bankBic', issuer.bankBic) },
   ].filter((line) => printable(line.text) !== '');
   if (lines.length === 0) return;
   const content = contentBox(pdf);

@@ -155,12 +155,7 @@ export function placeColumns<K extends string>(
 }
 
 /** The height a row of these texts needs: its tallest cell, wrapped, plus padding. */
-export function cellsHeight(
-  pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
-  texts: string[],
-  bold = false,
-): number {
+export function cellsHeight(columns: TableColumn[], texts: string[], bold = false): number {
   const style = { size: TYPE_SIZE.table, bold };
   const heights = columns.map((column, index) =>
     textHeight(texts[index] || ' ', style, column.width - 2 * CELL_PADDING.x),
@@ -168,9 +163,8 @@ export function cellsHeight(
   return Math.max(...heights) + 2 * CELL_PADDING.y;
 }
 
-export function headerHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[]): number {
+export function headerHeight(columns: TableColumn[]): number {
   return cellsHeight(
-    pdf,
     columns,
     columns.map((column) => column.label),
     true,
@@ -178,16 +172,12 @@ export function headerHeight(pdf: PDFKit.PDFDocument, columns: TableColumn[]): n
 }
 
 /** A row's height: its texts in the table's type. */
-export function textRowHeight(
-  pdf: PDFKit.PDFDocument,
-  columns: TableColumn[],
-  texts: string[],
-): number {
-  return cellsHeight(pdf, columns, texts);
+export function textRowHeight(columns: TableColumn[], texts: string[]): number {
+  return cellsHeight(columns, texts);
 }
 
 export function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[]): void {
-  const height = headerHeight(pdf, columns);
+  const height = headerHeight(columns);
   const content = contentBox(pdf);
   pdf.rect(content.x, pdf.y, content.width, height).fill(COLOR.headerFill);
   pdf.fillColor(COLOR.text);
@@ -202,10 +192,45 @@ export function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[])
 
 /** A row of texts under a rule across the content. */
 export function drawTextRow(pdf: PDFKit.PDFDocument, columns: TableColumn[], texts: string[]) {
-  const height = textRowHeight(pdf, columns, texts);
+  const height = textRowHeight(columns, texts);
   drawCells(pdf, columns, texts, height);
   const content = contentBox(pdf);
   drawRule(pdf, content.x, content.x + content.width, pdf.y);
+}
+
+/** Where an amount row sits: its label and value widths, right-aligned on the content. */
+export interface AmountRowWidths {
+  label: number;
+  value: number;
+  /** Space under each row (half of it above a strong row's rule). */
+  gap: number;
+}
+
+/** The height of one amount row in the body type. */
+export function amountRowHeight(widths: AmountRowWidths): number {
+  return typeLineHeight(TYPE_SIZE.body, true) + widths.gap;
+}
+
+/**
+ * A label and an amount right-aligned at the content's right edge (totals, balances); a strong
+ * row is bold, under a rule. Moves y under it.
+ */
+export function drawAmountRow(
+  pdf: PDFKit.PDFDocument,
+  widths: AmountRowWidths,
+  row: { label: string; value: string; strong?: boolean },
+): void {
+  const content = contentBox(pdf);
+  const right = content.x + content.width;
+  const labelX = right - widths.value - widths.label;
+  if (row.strong) drawRule(pdf, labelX, right, pdf.y - widths.gap / 2);
+  const top = pdf.y;
+  const line = (text: string): TextLine[] => [{ text, bold: row.strong, align: 'right' }];
+  const labelBox = { x: labelX, width: widths.label - CELL_PADDING.x };
+  const valueBox = { x: right - widths.value, width: widths.value - CELL_PADDING.x };
+  const labelBottom = drawLines(pdf, labelBox, top, line(row.label));
+  const valueBottom = drawLines(pdf, valueBox, top, line(row.value));
+  pdf.y = Math.max(labelBottom, valueBottom) + widths.gap;
 }
 
 export function drawRule(pdf: PDFKit.PDFDocument, from: number, to: number, y: number): void {

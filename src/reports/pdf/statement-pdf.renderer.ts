@@ -1,12 +1,16 @@
+import { messagesFor } from '../../documents/i18n/document-messages';
+import { issuerLines } from '../../documents/pdf/document-pdf.renderer';
 import { Issuer } from '../../documents/pdf/document-view';
 import {
+  AmountRowWidths,
+  amountRowHeight,
   BLOCK_GAP,
   CELL_PADDING,
   contentBox,
   createPdf,
+  drawAmountRow,
   drawLines,
   drawPageFooters,
-  drawRule,
   drawTableHeader,
   drawTextRow,
   headerHeight,
@@ -74,9 +78,10 @@ const PERIOD_SHARE = 0.42;
 const COLUMN_WIDTHS = { date: 64, type: 62, invoiceNo: 80, amount: 92, balance: 92 };
 
 /** The opening and closing balances sit right-aligned: a label, then amount and currency. */
-const BALANCE_LABEL_WIDTH = 130;
-const BALANCE_VALUE_WIDTH = 150;
-const BALANCE_ROW_GAP = 4;
+const BALANCES: AmountRowWidths = { label: 130, value: 150, gap: 4 };
+
+/** Statements print in English (their labels are few); the issuer block is the documents'. */
+const ENGLISH = messagesFor('en');
 
 const TYPE_LABELS: Record<StatementLineType, string> = {
   invoice: 'Invoice',
@@ -130,15 +135,7 @@ function drawIssuerAndPeriod(pdf: PDFKit.PDFDocument, view: StatementView, issue
   const top = pdf.y;
   const periodWidth = content.width * PERIOD_SHARE;
   const issuerBox = { x: content.x, width: content.width - periodWidth - BLOCK_GAP };
-  const issuerBottom = drawLines(pdf, issuerBox, top, [
-    { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
-    { text: issuer.address },
-    { text: issuer.email },
-    { text: issuer.phone && `Phone: ${issuer.phone}` },
-    { text: issuer.website },
-    { text: issuer.taxId && `Tax ID: ${issuer.taxId}` },
-    { text: issuer.registration && `Registration: ${issuer.registration}` },
-  ]);
+  const issuerBottom = drawLines(pdf, issuerBox, top, issuerLines(issuer, ENGLISH));
   const periodBox = { x: content.x + content.width - periodWidth, width: periodWidth };
   const periodBottom = drawLines(pdf, periodBox, top, [
     { text: 'Period', muted: true, align: 'right' },
@@ -172,16 +169,16 @@ function drawCurrency(pdf: PDFKit.PDFDocument, section: StatementCurrency): void
     pdf,
     headingHeight +
       balanceHeight() +
-      headerHeight(pdf, columns) +
+      headerHeight(columns) +
       (first ? rowHeight(pdf, columns, first) : emptyHeight()),
   );
   pdf.y = drawLines(pdf, content, pdf.y, [
     { text: section.currency, bold: true, size: TYPE_SIZE.issuer },
   ]);
-  pdf.y += BALANCE_ROW_GAP;
+  pdf.y += BALANCES.gap;
   drawBalance(pdf, 'Opening balance', money(section, section.openingBalance), false);
   drawLineTable(pdf, columns, section.lines);
-  startPageIfShort(pdf, balanceHeight() + BALANCE_ROW_GAP);
+  startPageIfShort(pdf, balanceHeight() + BALANCES.gap);
   drawBalance(pdf, 'Closing balance', money(section, section.closingBalance), true);
   pdf.y += BLOCK_GAP;
 }
@@ -191,34 +188,12 @@ function money(section: StatementCurrency, amount: string): string {
 }
 
 function balanceHeight(): number {
-  return typeLineHeight(TYPE_SIZE.body, true) + BALANCE_ROW_GAP;
+  return amountRowHeight(BALANCES);
 }
 
 /** A balance right-aligned on the content: label, then amount and currency; strong is bold. */
 function drawBalance(pdf: PDFKit.PDFDocument, label: string, value: string, strong: boolean) {
-  const content = contentBox(pdf);
-  const right = content.x + content.width;
-  const labelBox = {
-    x: right - BALANCE_VALUE_WIDTH - BALANCE_LABEL_WIDTH,
-    width: BALANCE_LABEL_WIDTH,
-  };
-  const valueBox = { x: right - BALANCE_VALUE_WIDTH, width: BALANCE_VALUE_WIDTH };
-  if (strong) drawRule(pdf, labelBox.x, right, pdf.y - BALANCE_ROW_GAP / 2);
-  const top = pdf.y;
-  const line = (text: string) => [{ text, bold: strong, align: 'right' as const }];
-  const labelBottom = drawLines(
-    pdf,
-    { x: labelBox.x, width: labelBox.width - CELL_PADDING.x },
-    top,
-    line(label),
-  );
-  const valueBottom = drawLines(
-    pdf,
-    { x: valueBox.x, width: valueBox.width - CELL_PADDING.x },
-    top,
-    line(value),
-  );
-  pdf.y = Math.max(labelBottom, valueBottom) + BALANCE_ROW_GAP;
+  drawAmountRow(pdf, BALANCES, { label, value, strong });
 }
 
 function tableColumns(pdf: PDFKit.PDFDocument): LineColumn[] {
@@ -263,7 +238,7 @@ function cellTexts(columns: LineColumn[], line: StatementViewLine): string[] {
 }
 
 function rowHeight(pdf: PDFKit.PDFDocument, columns: LineColumn[], line: StatementViewLine) {
-  return textRowHeight(pdf, columns, cellTexts(columns, line));
+  return textRowHeight(columns, cellTexts(columns, line));
 }
 
 /** The height of the note that stands for an empty table. */

@@ -241,7 +241,7 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * one per character in order (most text), and a right-to-left run (extractors reverse those
  * themselves, by fontkit's labels), keep fontkit's labels.
  */
-export function extractionLabels(
+function extractionLabels(
   text: string,
   glyphs: Array<{ codePoints: number[]; spacing: boolean }>,
   rtl: boolean,

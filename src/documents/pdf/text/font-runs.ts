@@ -44,7 +44,7 @@ const FALLBACK_ORDER: FamilyName[] = [
 ];
 
 /** The CJK family for Han characters in this text: its kana say Japanese, its Hangul Korean. */
-export function hanFamily(text: string): FamilyName {
+function hanFamily(text: string): FamilyName {
   if (KANA.test(text)) return 'japanese';
   if (HANGUL.test(text)) return 'korean';
   return 'chinese';

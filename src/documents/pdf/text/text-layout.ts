@@ -40,7 +40,7 @@ interface TextLine {
 }
 
 /** Points added under every line, as pdfkit's lineGap. */
-export const LINE_GAP = 1;
+const LINE_GAP = 1;
 
 const RTL_CHARACTERS =
   /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
@@ -147,7 +147,7 @@ const LAID_OUT = new Map<string, TextLine[]>();
 const LAID_OUT_LIMIT = 5_000;
 
 /** Every line of the text wrapped to `width`; hard line breaks start new paragraphs. */
-export function layoutText(text: string, style: TextStyle, width: number): TextLine[] {
+function layoutText(text: string, style: TextStyle, width: number): TextLine[] {
   if (text === '') return [];
   const key = `${style.bold ? 'b' : 'r'}${style.size}/${width}/${text}`;
   let lines = LAID_OUT.get(key);
