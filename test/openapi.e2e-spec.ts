@@ -1,6 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { anyCasePattern } from '../src/openapi/any-case-pattern';
+import { takesExample } from '../src/openapi/examples';
 import { serializeOpenApiDocument } from '../src/openapi/openapi-document';
 import { createTestApp, TestApp } from './setup/create-app';
 import { DocumentChecker, OpenApiDocument, Recorded } from './setup/response-recorder';
@@ -49,7 +53,11 @@ interface Document {
   tags: Array<{ name: string }>;
   servers: Array<{ url: string; description?: string }>;
   paths: Record<string, Record<string, Json>>;
-  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  components: {
+    schemas: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+    headers: Record<string, Json>;
+  };
 }
 
 interface RegisteredRoute {
@@ -229,7 +237,10 @@ describe('OpenAPI document', () => {
       });
       expect({ name, format: format?.schema }).toEqual({
         name,
-        format: { type: 'string', enum: ['json', 'csv'] },
+        format: expect.objectContaining({
+          type: 'string',
+          pattern: anyCasePattern(['json', 'csv']),
+        }),
       });
     }
   });
@@ -244,7 +255,13 @@ describe('OpenAPI document', () => {
       });
       expect({ name, headers: Object.keys(success.headers ?? {}) }).toEqual({
         name,
-        headers: ['Content-Disposition'],
+        headers: [
+          'Content-Disposition',
+          'X-Request-Id',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+        ],
       });
       expect(Object.keys(document.paths[path].get.responses)).toContain('404');
     }
@@ -324,7 +341,9 @@ describe('OpenAPI document', () => {
     const status = document.paths['/v1/invoice/all'].get.parameters.find(
       (parameter: Json) => parameter.name === 'payment_status',
     );
-    expect(status.schema.enum).toEqual(['Paid', 'Not Paid']);
+    expect(status.schema).toEqual(
+      expect.objectContaining({ type: 'string', pattern: anyCasePattern(['Paid', 'Not Paid']) }),
+    );
   });
 
   it('resolves every $ref it holds', () => {
@@ -340,10 +359,10 @@ describe('OpenAPI document', () => {
     };
     walk(document);
     expect(references.length).toBeGreaterThan(0);
-    const unresolved = references.filter(
-      (reference) =>
-        !(reference.replace('#/components/schemas/', '') in document.components.schemas),
-    );
+    const unresolved = references.filter((reference) => {
+      const [, , kind, name] = reference.split('/');
+      return !(name in ((document.components as Record<string, Json>)[kind] ?? {}));
+    });
     expect(unresolved).toEqual([]);
   });
 
@@ -368,6 +387,261 @@ describe('OpenAPI document', () => {
     }
     // …while the API itself wants the key.
     expect((await test.http.get('/v1/client/all')).status).toBe(401);
+  });
+
+  describe('listed values: any case in, the listed spelling out', () => {
+    /** The component schemas a request body names, and those they name in turn. */
+    function requestSchemas(): string[] {
+      const found = new Set<string>();
+      const visit = (node: unknown): void => {
+        if (Array.isArray(node)) node.forEach(visit);
+        else if (typeof node === 'object' && node !== null) {
+          for (const [key, value] of Object.entries(node)) {
+            if (key === '$ref' && typeof value === 'string') {
+              const name = value.split('/').pop() as string;
+              if (!found.has(name)) {
+                found.add(name);
+                visit(document.components.schemas[name]);
+              }
+            } else visit(value);
+          }
+        }
+      };
+      for (const { operation } of apiOperations(document)) visit(operation.requestBody);
+      return [...found];
+    }
+
+    it('states no enum on input but the webhook event types, which are matched exactly', () => {
+      const enums: string[] = [];
+      for (const name of requestSchemas()) {
+        for (const [key, property] of Object.entries(
+          (document.components.schemas[name].properties ?? {}) as Record<string, Json>,
+        )) {
+          const parts = [property, property.items, ...((property.oneOf ?? []) as Json[])];
+          if (parts.some((part) => part?.enum)) enums.push(`${name}.${key}`);
+        }
+      }
+      expect(enums.sort()).toEqual(['CreateWebhookDto.events', 'UpdateWebhookDto.events']);
+      for (const { name, operation } of apiOperations(document)) {
+        const query = ((operation.parameters ?? []) as Json[]).filter((p) => p.in === 'query');
+        const enums = query.filter((p) => p.schema.enum).map((p) => p.name as string);
+        expect({ name, enums }).toEqual({
+          name,
+          enums: [],
+        });
+      }
+    });
+
+    it('lets a request give payment_method and accepted in any case, and answers them as listed', () => {
+      const { schemas } = document.components;
+      const method = new RegExp(schemas.RecordPaymentDto.properties.payment_method.pattern, 'u');
+      expect(['cash', 'CASH', 'Cash', 'bank transfer'].map((v) => method.test(v))).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(['cash ', ' Cash', 'Bitcoin', ''].map((v) => method.test(v))).toEqual([
+        false,
+        false,
+        false,
+        false,
+      ]);
+      expect(schemas.RefundDto.properties.payment_method.pattern).toBe(method.source);
+      expect(schemas.RecordPaymentDto.properties.payment_method.description).toContain(
+        'Cash, Bank Transfer, Cheque, Credit Card, Others',
+      );
+      expect(schemas.PaymentEntryDto.properties.bank.enum).toEqual([
+        'Cash',
+        'Bank Transfer',
+        'Cheque',
+        'Credit Card',
+        'Others',
+      ]);
+      const accepted = (schemas.CreateEstimateDto.properties.accepted.oneOf as Json[]).map(
+        (part) => part.type as string,
+      );
+      expect(accepted.sort()).toEqual(['boolean', 'string']);
+      expect(schemas.EstimateDto.properties.accepted.enum).toEqual(['True', 'False']);
+    });
+  });
+
+  describe('response headers', () => {
+    const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    const TRACKED = ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'Allow', ...RATE_LIMIT];
+
+    function declared(path: string, method: string, status: number): Record<string, Json> {
+      const response = document.paths[path][method].responses[String(status)] as Json;
+      expect({ path, method, status, documented: response !== undefined }).toEqual({
+        path,
+        method,
+        status,
+        documented: true,
+      });
+      return Object.fromEntries(
+        Object.entries((response.headers ?? {}) as Record<string, Json>).map(([name, header]) => [
+          name,
+          header.$ref
+            ? document.components.headers[(header.$ref as string).split('/').pop() as string]
+            : header,
+        ]),
+      );
+    }
+
+    /** The tracked headers an answer carries are those its documented response declares. */
+    function expectDeclared(
+      response: { status: number; headers: Record<string, string> },
+      path: string,
+      method: string,
+    ): void {
+      const headers = declared(path, method, response.status);
+      const sent = TRACKED.filter((name) => response.headers[name.toLowerCase()] !== undefined);
+      const required = Object.keys(headers).filter((name) => headers[name].required === true);
+      const where = `${method.toUpperCase()} ${path} → ${response.status}`;
+      expect({ where, undeclared: sent.filter((name) => !(name in headers)) }).toEqual({
+        where,
+        undeclared: [],
+      });
+      expect({ where, missing: required.filter((name) => !sent.includes(name)) }).toEqual({
+        where,
+        missing: [],
+      });
+    }
+
+    it('declares X-Request-Id on every answer, WWW-Authenticate on 401, Retry-After on 429', () => {
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          for (const [status, response] of Object.entries(operation.responses as Json)) {
+            const names = Object.keys((response as Json).headers ?? {});
+            const name = `${method.toUpperCase()} ${path} ${status}`;
+            expect({ name, names }).toEqual({
+              name,
+              names: expect.arrayContaining([
+                'X-Request-Id',
+                ...(status === '401' ? ['WWW-Authenticate'] : []),
+                ...(status === '429' ? ['Retry-After'] : []),
+                ...(status === '405' ? ['Allow'] : []),
+                ...(status === '200' && path.startsWith('/v1/') ? RATE_LIMIT : []),
+              ]),
+            });
+          }
+        }
+      }
+      expect(document.components.headers['WWW-Authenticate'].schema).toEqual({
+        type: 'string',
+        enum: ['Bearer'],
+      });
+    });
+
+    it('declares exactly the headers the service sends: success, 401, 404, 405 and 429', async () => {
+      const keyed = (request: ReturnType<TestApp['http']['get']>) =>
+        request.set('X-API-Key', API_KEY);
+      expectDeclared(await keyed(test.http.get('/v1/client/all')), '/v1/client/all', 'get');
+      expectDeclared(await test.http.get('/v1/client/all'), '/v1/client/all', 'get');
+      expectDeclared(await keyed(test.http.get('/v1/client/999999')), '/v1/client/{id}', 'get');
+      const wrongMethod = await keyed(test.http.delete('/v1/client/all'));
+      expect(wrongMethod.status).toBe(405);
+      expectDeclared(wrongMethod, '/v1/client/{id}', 'delete');
+      expectDeclared(await test.http.get('/health'), '/health', 'get');
+
+      const limited = await createTestApp({
+        env: { API_KEYS: API_KEY, RATE_LIMIT_PER_MINUTE: '1' },
+        sharedDatabase: true,
+      });
+      try {
+        const first = await limited.http.get('/v1/invoice/all').set('X-API-Key', API_KEY);
+        const second = await limited.http.get('/v1/invoice/all').set('X-API-Key', API_KEY);
+        expect([first.status, second.status]).toEqual([200, 429]);
+        expectDeclared(first, '/v1/invoice/all', 'get');
+        expectDeclared(second, '/v1/invoice/all', 'get');
+      } finally {
+        await limited.close();
+      }
+    });
+  });
+
+  it('states the bracket names of form bodies as deepObject in their encoding', () => {
+    for (const { name, operation } of apiOperations(document)) {
+      const body = operation.requestBody as Json | undefined;
+      const form = body?.content['application/x-www-form-urlencoded'];
+      if (!form) continue;
+      const schema = document.components.schemas[(form.schema.$ref as string).split('/').pop()!];
+      const nested = Object.entries((schema.properties ?? {}) as Record<string, Json>)
+        .filter(([, property]) => property.type === 'array')
+        .map(([key]) => key);
+      expect({ name, encoding: form.encoding ?? {} }).toEqual({
+        name,
+        encoding: Object.fromEntries(
+          nested.map((key) => [key, { style: 'deepObject', explode: true }]),
+        ),
+      });
+      expect({ name, description: body?.description }).toEqual({
+        name,
+        description: expect.stringContaining('items[0][rate]'),
+      });
+    }
+    const invoice = document.paths['/v1/invoice/add'].post.requestBody.content;
+    expect(Object.keys(invoice['application/x-www-form-urlencoded'].encoding)).toEqual(['items']);
+  });
+
+  describe('examples', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    beforeAll(() => {
+      addFormats(ajv);
+      ajv.addSchema(structuredClone(document), 'doc');
+    });
+
+    /** A whole example of a schema, composed of its properties' examples. */
+    function composed(schema: Json): unknown {
+      if (schema.$ref) return composed(document.components.schemas[schema.$ref.split('/').pop()]);
+      if (schema.allOf) return Object.assign({}, ...(schema.allOf as Json[]).map(composed));
+      if ('example' in schema) return schema.example;
+      if (schema.oneOf) return composed(schema.oneOf[0]);
+      if (schema.type === 'array') return [composed(schema.items)];
+      return Object.fromEntries(
+        Object.entries((schema.properties ?? {}) as Record<string, Json>).map(([key, value]) => [
+          key,
+          composed(value),
+        ]),
+      );
+    }
+
+    it('gives every property that is not a reference an example', () => {
+      const missing = Object.entries(document.components.schemas).flatMap(([name, schema]) =>
+        Object.entries((schema.properties ?? {}) as Record<string, Json>)
+          .filter(([, property]) => takesExample(property) && !('example' in property))
+          .map(([key]) => `${name}.${key}`),
+      );
+      expect(missing).toEqual([]);
+    });
+
+    it('has examples valid against their own schemas, whole and per property', () => {
+      const invalid: string[] = [];
+      for (const [name, schema] of Object.entries(document.components.schemas)) {
+        const validate = ajv.compile({ $ref: `doc#/components/schemas/${name}` });
+        if (!validate(composed(schema)))
+          invalid.push(`${name}: ${ajv.errorsText(validate.errors)}`);
+      }
+      for (const { name, operation } of apiOperations(document)) {
+        for (const parameter of (operation.parameters ?? []) as Json[]) {
+          if (!('example' in parameter.schema)) continue;
+          const validate = ajv.compile(parameter.schema);
+          if (!validate(parameter.schema.example)) invalid.push(`${name} ${parameter.name}`);
+        }
+      }
+      expect(invalid).toEqual([]);
+    });
+
+    it('show the one invoice of the story, not one amount for every amount', () => {
+      const invoice = composed({ $ref: '#/components/schemas/InvoiceReadResponseDto' }) as Json;
+      const [head] = invoice.invoice as Json[];
+      const amounts = [head.sub_total, head.tax_amount, head.total, head.amount_paid];
+      expect(new Set(amounts.map(String)).size).toBe(amounts.length);
+      expect(head.customer_id).toBe(
+        document.components.schemas.ClientDto.properties.id.example as string,
+      );
+      expect(document.paths['/v1/invoice/{id}'].get.parameters[0].schema.example).toBe(head.id);
+    });
   });
 
   describe('the answer check of every e2e file', () => {

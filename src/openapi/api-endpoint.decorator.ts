@@ -167,7 +167,7 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
       ApiParam({
         name: 'id',
         description: `${doc.pathId}; anything but digits naming a live record answers 404`,
-        schema: { type: 'string', pattern: '^[0-9]+$', example: '1' },
+        schema: { type: 'string', pattern: '^[0-9]+$' },
       }),
     );
   }

@@ -1,6 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME } from './api-endpoint.decorator';
+import { withExamples } from './examples';
+import { withFormEncoding } from './form-encoding';
+import { withResponseHeaders } from './response-headers';
 
 export const OPENAPI_PAGE_PATH = 'docs';
 export const OPENAPI_JSON_PATH = 'docs/openapi.json';
@@ -8,7 +11,9 @@ export const OPENAPI_JSON_PATH = 'docs/openapi.json';
 const DESCRIPTION = `Clients, invoices, estimates, credit notes, expenses, events, webhooks and receivables reports. Every operation lives under \`/v1\`.
 
 - **Success**: HTTP 200 with \`{"status": "success", …}\`, except the PDF of an invoice, estimate, credit note or client statement, answered as \`application/pdf\`, and a report asked for with \`format=csv\`, answered as \`text/csv\` (RFC 4180; a text cell that could start a spreadsheet formula begins with \`'\`). **Failure**: \`{"status": "error", "message": "…"}\`, plus \`"errors": {"field": ["…"]}\` on validation failures (422), nested item fields named like \`items.0.rate\`.
-- **Parameters** come as a JSON body, a URL-encoded form (\`items[0][rate]=…\`) or multipart form fields, or in the query string; a body value wins over a query value. Unknown parameters are ignored. A numeric parameter is a JSON number or numeric text in plain decimal notation (\`12.5\`, \`"12.5"\`; not \`1e3\`).
+- **Parameters** come as a JSON body, a URL-encoded form (\`items[0][rate]=…\`, declared as \`deepObject\` in each body's \`encoding\`) or multipart form fields (named the same way), or in the query string; a body value wins over a query value. Unknown parameters are ignored. A numeric parameter is a JSON number or numeric text in plain decimal notation (\`12.5\`, \`"12.5"\`; not \`1e3\`). A listed value (\`payment_method\`, \`payment_status\`, \`accepted\`, a filter, …) is matched in any ASCII letter case (\`cash\` is \`Cash\`; nothing trimmed) and answered in the listed spelling: request schemas state it as a \`pattern\`, answers as an \`enum\`.
+- **Headers**: every answer carries \`X-Request-Id\`; a 401 \`WWW-Authenticate: Bearer\`; a 429 \`Retry-After\` (seconds); answers counted by the rate limit \`X-RateLimit-Limit\`, \`-Remaining\` and \`-Reset\`.
+- **Methods**: a path the API has, asked with a method it does not take (\`DELETE /v1/invoice/all\`, \`GET /v1/invoice/add\`), answers 405 with \`Allow\` listing the methods it takes, before any key check; an unknown path, or an id that is not digits, answers 404.
 - **Numbers out**: \`quantity\`, \`tax_rate\`, \`tax_amount\`, \`sub_total\`, \`total\` and a ledger entry's \`amount\` are JSON numbers holding exact decimals, written digit for digit with the currency's minor digits (\`26.35\`, JPY \`1500\`): read them with a lossless JSON parser to keep every digit. \`amount_paid\`, \`outstanding_balance\`, a line's \`rate\` and \`amount\` and an expense's \`amount\` are numeric text (\`"10.50"\`).
 - **Ids** are strings of digits; dates \`YYYY-MM-DD\`; timestamps UTC \`YYYY-MM-DD HH:MM:SS\`. An optional text never given is \`""\`, never null.
 - **API key**: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`. A read-only key may call the GET operations that change nothing (403 otherwise).
@@ -62,7 +67,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       API_KEY_SCHEME,
     );
   for (const [name, description] of TAGS) builder = builder.addTag(name, description);
-  const document = SwaggerModule.createDocument(app, builder.build());
+  const document = withResponseHeaders(
+    withFormEncoding(withExamples(SwaggerModule.createDocument(app, builder.build()))),
+  );
   return {
     ...document,
     // Not open source (package.json "license"); a license entry tells a reader so.

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as formEncode } from 'qs';
+import { listedValues } from '../../src/openapi/any-case-pattern';
 
 /*
  * Requests that are certainly invalid, derived from the committed OpenAPI document
@@ -330,6 +331,14 @@ type Kind =
   | { type: 'boolean' }
   | { type: 'array'; schema: Schema; item: Schema };
 
+/**
+ * The values of a listed set: an enum (answers, and the webhook event types, matched exactly),
+ * or the values of a pattern that matches them in any letter case (every other input).
+ */
+function listedOf(schema: Schema): string[] | undefined {
+  return schema.enum ?? (schema.pattern ? (listedValues(schema.pattern) ?? undefined) : undefined);
+}
+
 function resolve(document: OpenApiDocument, schema: Schema): Schema {
   if (!schema.$ref) return schema;
   const name = schema.$ref.replace('#/components/schemas/', '');
@@ -377,7 +386,8 @@ function kindOf(document: OpenApiDocument, name: string, raw: Schema): Kind {
       return decimalKind(name, schema, text.pattern);
     }
     if (types.includes('boolean')) {
-      const values = schema.oneOf.find((option) => option.enum)?.enum ?? [];
+      const text = schema.oneOf.find((option) => option.type === 'string') ?? {};
+      const values = listedOf(text) ?? [];
       return { type: 'true-false', values };
     }
     throw new Error(`Unexpected oneOf for ${name}`);
@@ -544,18 +554,19 @@ function textDefects(schema: Schema, context: FieldContext): Array<fc.Arbitrary<
     // Blank, required or not: no URL at all.
     if ((schema.minLength ?? 0) < 1) found.push(constants('blank URL', BLANK));
   }
-  if (schema.enum) {
+  const listed = listedOf(schema);
+  if (listed) {
     const outside = fc
       .oneof(
         fc.constantFrom('Pending', 'Unpaid', 'Paid!', 'Bitcoin', 'Food', 'yes', '', 'null'),
         fc.string({ maxLength: 12 }),
-        fc.constantFrom(...schema.enum).map((value) => `${value}s`),
+        fc.constantFrom(...listed).map((value) => `${value}s`),
       )
-      .filter(notCaseInsensitivelyIn(schema.enum));
+      .filter(notCaseInsensitivelyIn(listed));
     found.push(outside.map((value) => labeled(`outside the enum ${show(value)}`, value)));
     found.push(
       fc
-        .constantFrom(...schema.enum)
+        .constantFrom(...listed)
         .map((value) => labeled(`padded ${show(` ${value} `)}`, `${value} `)),
     );
   }
@@ -727,7 +738,7 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
     }
     case 'text':
       if (isHttpUrl(schema)) return `${VALID_URL}/${context.tag}-${name}`;
-      if (schema.enum) return schema.enum[schema.enum.length - 1];
+      if (listedOf(schema)) return (listedOf(schema) as string[]).at(-1);
       if (schema.format === 'date') return '2026-03-01';
       if (schema.format === 'email') return 'someone@example.com';
       if (schema.pattern === '^[A-Za-z]{3}$') return 'USD';

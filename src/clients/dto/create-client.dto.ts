@@ -10,6 +10,7 @@ import {
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsCountryInput, IsLanguageInput, Trim } from '../../common/input-rules';
 import { COUNTRY_CODES, LANGUAGE_CODES } from '../../common/iso-codes';
+import { ListedValueInputProperty } from '../../openapi/schema-property.decorator';
 
 export class CreateClientDto {
   @ApiProperty({ type: 'string', minLength: 1, maxLength: 255, description: 'Full name; trimmed' })
@@ -54,20 +55,20 @@ export class CreateClientDto {
   @IsString()
   tax_id?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: ['', ...COUNTRY_CODES],
-    description: 'ISO 3166-1 alpha-2 code, matched in any case, stored upper case; "" for none',
+  @ListedValueInputProperty(['', ...COUNTRY_CODES], {
+    required: false,
+    description: 'Country; "" for none',
+    named: 'An assigned ISO 3166-1 alpha-2 code (DE, US, …; upper case as listed)',
   })
   @IsOptional()
   @IsCountryInput()
   country?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: ['', ...LANGUAGE_CODES],
+  @ListedValueInputProperty(['', ...LANGUAGE_CODES], {
+    required: false,
     description:
-      'ISO 639-1 code, matched in any case, stored lower case; "" for none. Its documents print in it when there are messages for it (DOCUMENT_LOCALE otherwise)',
+      'Language; "" for none. Its documents print in it when there are messages for it (DOCUMENT_LOCALE otherwise)',
+    named: 'An ISO 639-1 code (en, de, fr, …; lower case as listed)',
   })
   @IsOptional()
   @IsLanguageInput()

@@ -3,7 +3,11 @@ import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-valida
 import { IsDateInput, IsIdInput, IsTrueFalse, Trim } from '../../common/input-rules';
 import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line-item.dto';
 import { ReasonInput } from '../../invoices/dto/refund.dto';
-import { DateInputProperty, IdInputProperty } from '../../openapi/schema-property.decorator';
+import {
+  DateInputProperty,
+  IdInputProperty,
+  TrueFalseInputProperty,
+} from '../../openapi/schema-property.decorator';
 
 /** `POST /credit-note/add`: currency and tax rate are the invoice's. */
 export class CreateCreditNoteDto {
@@ -52,11 +56,10 @@ export class CreateCreditNoteDto {
   @IsString()
   note?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['True', 'False'] }],
+  @TrueFalseInputProperty({
+    required: false,
     description:
-      'A JSON boolean, or True or False in any case; default false. True: the part of the total above the outstanding balance is refunded first (within the cash held), in the same transaction',
+      'Default false. True: the part of the total above the outstanding balance is refunded first (within the cash held), in the same transaction',
   })
   @IsOptional()
   @IsTrueFalse()

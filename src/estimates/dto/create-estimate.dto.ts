@@ -1,7 +1,8 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Length } from 'class-validator';
 import { IsTrueFalse, Trim } from '../../common/input-rules';
 import { DocumentInputDto } from '../../documents/dto/document-input.dto';
+import { TrueFalseInputProperty } from '../../openapi/schema-property.decorator';
 
 export type AcceptedFlag = 'True' | 'False';
 
@@ -18,10 +19,9 @@ export class CreateEstimateDto extends DocumentInputDto {
   @Length(1, 64, { message: 'estimate_no must be 1 to 64 characters' })
   estimate_no: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    oneOf: [{ type: 'string', enum: ['True', 'False'] }, { type: 'boolean' }],
-    description: 'True or False in any case, or a JSON boolean; default False',
+  @TrueFalseInputProperty({
+    required: false,
+    description: 'Whether the client accepted it; default False',
   })
   @IsOptional()
   @IsTrueFalse()

@@ -1,20 +1,22 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsDateInput, IsIdInput, IsOneOf } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
-import { DateInputProperty, IdInputProperty } from '../../openapi/schema-property.decorator';
+import {
+  DateInputProperty,
+  IdInputProperty,
+  ListedValueInputProperty,
+} from '../../openapi/schema-property.decorator';
 import { EVENT_OBJECTS, EVENT_TYPES } from '../event-types';
 
 /** `GET /event/all`: the feed, or one record's history. */
 export class ListEventsDto extends ListQueryDto {
-  @ApiPropertyOptional({ type: 'string', enum: [...EVENT_TYPES], description: 'Only this type' })
+  @ListedValueInputProperty(EVENT_TYPES, { required: false, description: 'Only this type' })
   @IsOptional()
   @IsOneOf(EVENT_TYPES)
   type?: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: [...EVENT_OBJECTS],
+  @ListedValueInputProperty(EVENT_OBJECTS, {
+    required: false,
     description: 'Only events about this kind of record',
   })
   @IsOptional()

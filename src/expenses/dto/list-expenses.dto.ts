@@ -1,16 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { DateInputProperty } from '../../openapi/schema-property.decorator';
+import {
+  DateInputProperty,
+  ListedValueInputProperty,
+} from '../../openapi/schema-property.decorator';
 import { IsCurrencyInput, IsDateInput, IsOneOf } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { EXPENSE_CATEGORIES } from '../domain/expense-category';
 
 export class ListExpensesDto extends ListQueryDto {
-  /** One of the categories, any case. */
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: [...EXPENSE_CATEGORIES],
-    description: 'Only this category (any case)',
+  @ListedValueInputProperty(EXPENSE_CATEGORIES, {
+    required: false,
+    description: 'Only this category',
   })
   @IsOptional()
   @IsOneOf(EXPENSE_CATEGORIES)

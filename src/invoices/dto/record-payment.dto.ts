@@ -1,11 +1,11 @@
 import { IsDefined, IsOptional } from 'class-validator';
 import { Decimal } from '../../common/money/decimal';
 import { IsDateInput, IsDecimalInput, IsIdInput, IsOneOf } from '../../common/input-rules';
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   DateInputProperty,
   DecimalInputProperty,
   IdInputProperty,
+  ListedValueInputProperty,
 } from '../../openapi/schema-property.decorator';
 import { PAYMENT_METHODS, PaymentMethod } from '../domain/payment-status';
 
@@ -29,10 +29,9 @@ export class RecordPaymentDto {
   @IsDecimalInput({ min: '0', exclusiveMin: true, max: '10000000000000', maxPlaces: 4 })
   amount_paid: Decimal;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: [...PAYMENT_METHODS],
-    description: 'Matched in any case, stored as listed; default Others',
+  @ListedValueInputProperty(PAYMENT_METHODS, {
+    required: false,
+    description: 'How the invoice was paid; default Others',
   })
   @IsOptional()
   @IsOneOf(PAYMENT_METHODS)

@@ -7,6 +7,7 @@ import {
   DateInputProperty,
   DecimalInputProperty,
   IdInputProperty,
+  ListedValueInputProperty,
 } from '../../openapi/schema-property.decorator';
 import { PAYMENT_METHODS, PaymentMethod } from '../domain/payment-status';
 
@@ -43,11 +44,9 @@ export class RefundDto {
   @IsDateInput()
   refund_date: string;
 
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: [...PAYMENT_METHODS],
-    description:
-      'How the money was returned: matched in any case, stored as listed; default Others',
+  @ListedValueInputProperty(PAYMENT_METHODS, {
+    required: false,
+    description: 'How the money was returned; default Others',
   })
   @IsOptional()
   @IsOneOf(PAYMENT_METHODS)

@@ -1,7 +1,10 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { IntersectionType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsDateInput, IsOneOf } from '../../common/input-rules';
-import { DateInputProperty } from '../../openapi/schema-property.decorator';
+import {
+  DateInputProperty,
+  ListedValueInputProperty,
+} from '../../openapi/schema-property.decorator';
 
 export const REPORT_FORMATS = ['json', 'csv'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -11,10 +14,9 @@ export type ReportBasis = (typeof REPORT_BASES)[number];
 
 /** Every report: JSON in the envelope, or CSV. */
 export class ReportFormatDto {
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: [...REPORT_FORMATS],
-    description: 'json (default) or csv: RFC 4180, a header row and one row per line (any case)',
+  @ListedValueInputProperty(REPORT_FORMATS, {
+    required: false,
+    description: 'json (default) or csv: RFC 4180, a header row and one row per line',
   })
   @IsOptional()
   @IsOneOf(REPORT_FORMATS)
@@ -53,11 +55,10 @@ export class PeriodQueryDto extends ReportFormatDto {
 
 /** `GET /report/profit-and-loss`. */
 export class ProfitAndLossQueryDto extends PeriodQueryDto {
-  @ApiPropertyOptional({
-    type: 'string',
-    enum: [...REPORT_BASES],
+  @ListedValueInputProperty(REPORT_BASES, {
+    required: false,
     description:
-      'accrual (default): income by invoice and credit-note issue date; cash: payments less refunds by their date, without tax (any case)',
+      'accrual (default): income by invoice and credit-note issue date; cash: payments less refunds by their date, without tax',
   })
   @IsOptional()
   @IsOneOf(REPORT_BASES)
