@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import request from 'supertest';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS } from '../src/app.options';
-import { configureApp } from '../src/app.setup';
+import { configureApp, createHttpAdapter } from '../src/app.setup';
 import { AppConfig } from '../src/config/app-config';
 import { validateEnvironment } from '../src/config/environment';
 import { SmtpSink } from '../test/setup/smtp-sink';
@@ -35,7 +35,7 @@ async function createApp(env: Record<string, string>): Promise<INestApplication>
     .overrideProvider(AppConfig)
     .useValue(new AppConfig(new ConfigService(environment)))
     .compile();
-  const app = configureApp(moduleRef.createNestApplication(APP_OPTIONS));
+  const app = configureApp(moduleRef.createNestApplication(createHttpAdapter(), APP_OPTIONS));
   await app.init();
   return app;
 }

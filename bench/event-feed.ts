@@ -9,7 +9,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS } from '../src/app.options';
-import { configureApp } from '../src/app.setup';
+import { configureApp, createHttpAdapter } from '../src/app.setup';
 import { AppConfig } from '../src/config/app-config';
 import { validateEnvironment } from '../src/config/environment';
 import { createThrowawayDatabase } from './throwaway-database';
@@ -36,7 +36,7 @@ async function createApp(env: Record<string, string>): Promise<INestApplication>
     .overrideProvider(AppConfig)
     .useValue(new AppConfig(new ConfigService(environment)))
     .compile();
-  const app = configureApp(moduleRef.createNestApplication(APP_OPTIONS));
+  const app = configureApp(moduleRef.createNestApplication(createHttpAdapter(), APP_OPTIONS));
   await app.init();
   return app;
 }

@@ -1,10 +1,11 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, RouterModule } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE, RouterModule } from '@nestjs/core';
 import { ClientsApiModule } from './clients/clients-api.module';
 import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
+import { MethodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
 import { CommonModule } from './common/common.module';
-import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { RequestHook } from './http/request-hook';
 import { ErrorFilter } from './http/error.filter';
 import { ApiKeyGuard } from './http/auth/api-key.guard';
 import { RateLimitGuard } from './http/rate-limit/rate-limit.guard';
@@ -16,14 +17,12 @@ import { DeliveryModule } from './delivery/delivery.module';
 import { EstimatesModule } from './estimates/estimates.module';
 import { EventsModule } from './events/events.module';
 import { ExpensesModule } from './expenses/expenses.module';
-import { ActorInterceptor } from './http/auth/actor.interceptor';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ReportsModule } from './reports/reports.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HealthModule } from './health/health.module';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -58,13 +57,11 @@ const API_MODULES = [
     MetricsModule,
   ],
   providers: [
+    RequestHook,
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
-    // In this order: the idempotency record keeps the answer's final text.
-    { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
-    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
-    // Innermost: the handler runs on behalf of the caller the guard let in.
-    { provide: APP_INTERCEPTOR, useClass: ActorInterceptor },
+    // No global interceptor: the envelope is written by the adapter (EnvelopeExpressAdapter),
+    // and Idempotency-Key is on the POST and PUT routes only (applyIdempotencyToWrites).
     // In this order: the key is known (or refused with 401) before it is counted.
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
@@ -72,6 +69,6 @@ const API_MODULES = [
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(BodyParsingMiddleware).forRoutes('{*path}');
+    consumer.apply(MethodNotAllowedMiddleware, BodyParsingMiddleware).forRoutes('{*path}');
   }
 }

@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
+import { EnvelopeExpressAdapter } from './http/envelope-adapter';
 import { Logger } from 'nestjs-pino';
+import { RequestHook } from './http/request-hook';
 import { hardenServer } from './http/server-hardening';
 import { setupOpenApi } from './openapi/openapi-document';
 
@@ -11,6 +13,15 @@ import { setupOpenApi } from './openapi/openapi-document';
 export function configureApp(app: INestApplication): INestApplication {
   app.useLogger(app.get(Logger));
   hardenServer(app);
+  app.get(RequestHook).install(app);
   setupOpenApi(app);
   return app;
+}
+
+/**
+ * The HTTP adapter every instance is created with: Express, answering results in the success
+ * envelope (see EnvelopeExpressAdapter).
+ */
+export function createHttpAdapter(): EnvelopeExpressAdapter {
+  return new EnvelopeExpressAdapter();
 }

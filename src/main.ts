@@ -3,12 +3,12 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { APP_OPTIONS } from './app.options';
-import { configureApp } from './app.setup';
+import { configureApp, createHttpAdapter } from './app.setup';
 import { AppConfig } from './config/app-config';
 import { enableGracefulShutdown } from './lifecycle/shutdown-signals';
 
 async function bootstrap(): Promise<void> {
-  const app = configureApp(await NestFactory.create(AppModule, APP_OPTIONS));
+  const app = configureApp(await NestFactory.create(AppModule, createHttpAdapter(), APP_OPTIONS));
   enableGracefulShutdown(app);
   const config = app.get(AppConfig);
   await app.listen(config.port, config.host);

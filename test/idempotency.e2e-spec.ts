@@ -1,9 +1,13 @@
+import { RequestMethod } from '@nestjs/common';
+import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { IdempotencyJanitor } from '../src/idempotency/idempotency-janitor';
 import { IdempotencyStore } from '../src/idempotency/idempotency-store';
+import { IdempotencyInterceptor } from '../src/idempotency/idempotency.interceptor';
 import { InvoicesService } from '../src/invoices/invoices.service';
 import { createClient } from './factories/clients';
 import { createInvoice, invoiceInput, readInvoice } from './factories/invoices';
@@ -345,5 +349,29 @@ describe('Idempotency-Key', () => {
     expect(read.status).toBe(200);
     expect(read.headers['idempotent-replayed']).toBeUndefined();
     expect(await record(key)).toEqual([]);
+  });
+
+  it('is on every POST and PUT route, and on no other', () => {
+    const routes: string[] = [];
+    for (const module of test.app.get(ModulesContainer).values()) {
+      for (const controller of module.controllers.values()) {
+        const prototype = (controller.metatype as { prototype: object }).prototype;
+        for (const name of Object.getOwnPropertyNames(prototype)) {
+          const handler = (prototype as Record<string, unknown>)[name];
+          const method = Reflect.getMetadata(METHOD_METADATA, handler as object) as
+            RequestMethod | undefined;
+          if (name === 'constructor' || method === undefined) continue;
+          const keyed = [RequestMethod.POST, RequestMethod.PUT].includes(method);
+          const interceptors = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler as object) ??
+            []) as unknown[];
+          expect([
+            `${controller.name}.${name}`,
+            interceptors.includes(IdempotencyInterceptor),
+          ]).toEqual([`${controller.name}.${name}`, keyed]);
+          if (keyed) routes.push(name);
+        }
+      }
+    }
+    expect(routes.length).toBeGreaterThanOrEqual(20);
   });
 });

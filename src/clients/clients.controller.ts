@@ -14,6 +14,7 @@ import {
 import { CreateClientDto } from './dto/create-client.dto';
 import { ListClientsDto } from './dto/list-clients.dto';
 import { UpdateClientDto } from './dto/update-client.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No live client with this id';
 
@@ -38,6 +39,7 @@ export class ClientsController {
   }
 
   @Post('add')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Add a client',
     description:
@@ -63,6 +65,7 @@ export class ClientsController {
   }
 
   @Put(':id')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Update a client',
     description:

@@ -14,6 +14,7 @@ import {
   CreditNoteWriteResponseDto,
 } from './dto/credit-note-response.dto';
 import { ListCreditNotesDto } from './dto/list-credit-notes.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No credit note with this id';
 
@@ -35,6 +36,7 @@ export class CreditNotesController {
   }
 
   @Post('add')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Issue a credit note',
     description:
@@ -51,6 +53,7 @@ export class CreditNotesController {
   }
 
   @Post('send')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Send a credit note',
     description: 'Beyond the specification: appends a send_log entry and e-mails the PDF.',

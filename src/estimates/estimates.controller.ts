@@ -18,6 +18,7 @@ import {
 import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { EstimatesService } from './estimates.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No live estimate with this id';
 const INVALID = 'A missing or malformed parameter, an unknown or archived client, due before issue';
@@ -40,6 +41,7 @@ export class EstimatesController {
   }
 
   @Post('add')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Add an estimate',
     description: 'Answers the number as estimate_no and the lines without amounts.',
@@ -52,6 +54,7 @@ export class EstimatesController {
   }
 
   @Post('send')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Send an estimate',
     description: 'Appends a send_log entry; accepted is unchanged.',
@@ -64,6 +67,7 @@ export class EstimatesController {
   }
 
   @Post(':id/convert')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Convert an estimate into an invoice',
     description:
@@ -114,6 +118,7 @@ export class EstimatesController {
   }
 
   @Put(':id')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Update an estimate',
     description:

@@ -1,14 +1,9 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentRequest } from '../logging/request-context';
 
-/** Who the service works for while it handles a request; nothing outside one. */
-const actors = new AsyncLocalStorage<string>();
-
-/** Runs `work` (and everything it starts) on behalf of `actor`. */
-export function actingFor<T>(actor: string, work: () => T): T {
-  return actors.run(actor, work);
-}
-
-/** The actor of the request being handled, or `system` for what the service does by itself. */
+/**
+ * Who the service works for: during a request, the API key it was let in with (`open` when the
+ * API has no keys); `system` for what the service does by itself (workers, start-up).
+ */
 export function currentActor(): string {
-  return actors.getStore() ?? 'system';
+  return currentRequest()?.actor ?? 'system';
 }

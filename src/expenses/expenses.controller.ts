@@ -9,6 +9,7 @@ import { ExpenseListResponseDto, ExpenseResponseDto } from './dto/expense-respon
 import { ListExpensesDto } from './dto/list-expenses.dto';
 import { UpdateExpenseDto } from './dto/update-expense.dto';
 import { ExpensesService } from './expenses.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No live expense with this id';
 
@@ -30,6 +31,7 @@ export class ExpensesController {
   }
 
   @Post('add')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Add an expense',
     description: 'The service chooses its category from description and vendor.',
@@ -54,6 +56,7 @@ export class ExpensesController {
   }
 
   @Put(':id')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Update an expense',
     description:

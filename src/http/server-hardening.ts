@@ -34,25 +34,15 @@ const MALFORMED_REQUEST: [number, string] = [400, 'Malformed HTTP request'];
 type NodeServer = Server & { connectionsCheckingInterval: number; requireHostHeader: boolean };
 
 /**
- * Security headers, no `X-Powered-By`, request timeouts, and the error envelope for what the
- * HTTP server refuses on its own. Acts on the Express instance and the Node server, which exist
+ * No `X-Powered-By`, request timeouts, and the error envelope for what the HTTP server refuses
+ * on its own (the security headers are set by the request hook, see securityHeaders). Acts on the Express instance and the Node server, which exist
  * once the application is created.
  */
 export function hardenServer(app: INestApplication): void {
   const config = app.get(AppConfig);
   const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');
-  express.use(
-    helmet({
-      contentSecurityPolicy: {
-        // The service speaks plain HTTP (TLS ends in front of it, or there is none on an
-        // internal network): upgrading would send the /docs page's assets to an https:// that
-        // does not answer.
-        directives: { upgradeInsecureRequests: null },
-      },
-    }),
-  );
-  express.use(refuseUndecodablePath, refuseLikeNode);
+  express.use(refuseMalformedRequest);
 
   const server = app.getHttpServer() as NodeServer;
   server.requestTimeout = config.requestTimeoutMs;
@@ -62,7 +52,7 @@ export function hardenServer(app: INestApplication): void {
   // Read when the server starts listening.
   server.connectionsCheckingInterval = TIMEOUT_CHECK_INTERVAL_MS;
   answerClientErrorsInTheEnvelope(server);
-  // Node would answer these with a bare status line; refuseLikeNode answers them instead.
+  // Node would answer these with a bare status line; refuseMalformedRequest answers them instead.
   server.requireHostHeader = false;
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
     server.emit('request', request, response),
@@ -70,24 +60,43 @@ export function hardenServer(app: INestApplication): void {
 }
 
 /**
- * A path whose percent-encoding does not decode (`/v1/invoice/%ZZ`) names no route and no
- * record: 404, where Express would fail to decode the parameter and answer 400.
+ * The security headers of every answer, as helmet sets them, computed once: none depends on
+ * the request. The request hook sets them.
  */
-function refuseUndecodablePath(request: Request, _response: Response, next: NextFunction): void {
+export function securityHeaders(): Array<[string, string]> {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  helmet({
+    contentSecurityPolicy: {
+      // The service speaks plain HTTP (TLS ends in front of it, or there is none on an
+      // internal network): upgrading would send the /docs page's assets to an https:// that
+      // does not answer.
+      directives: { upgradeInsecureRequests: null },
+    },
+  })(
+    {} as IncomingMessage,
+    recorder as unknown as ServerResponse,
+    () => undefined,
+  );
+  return [...headers];
+}
+
+/**
+ * What Express would answer badly or Node with a bare status line, refused in the envelope: a
+ * path whose percent-encoding does not decode (`/v1/invoice/%ZZ`) names no route and no record
+ * (404, where Express would fail to decode the parameter and answer 400); HTTP/1.1 without
+ * `Host` (400); an `Expect` other than `100-continue` (417).
+ */
+function refuseMalformedRequest(request: Request, _response: Response, next: NextFunction): void {
   try {
     decodeURIComponent(request.path);
   } catch {
     next(new NotFoundException('No route or record at a path that is not valid percent-encoding'));
     return;
   }
-  next();
-}
-
-/**
- * What Node refuses with a bare status line once the request is parsed, refused here in the
- * envelope: HTTP/1.1 without `Host` (400), an `Expect` other than `100-continue` (417).
- */
-function refuseLikeNode(request: Request, _response: Response, next: NextFunction): void {
   const expectation = request.headers.expect;
   if (request.httpVersion === '1.1' && request.headers.host === undefined) {
     next(new BadRequestException('The Host header is required'));
@@ -107,27 +116,26 @@ function refuseLikeNode(request: Request, _response: Response, next: NextFunctio
  * response on it has already begun (the bytes would corrupt it), and the connection closes.
  */
 function answerClientErrorsInTheEnvelope(server: Server): void {
-  const unfinished = new WeakMap<Duplex, Set<ServerResponse>>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const socket = request.socket;
-    const responses = unfinished.get(socket) ?? new Set<ServerResponse>();
-    unfinished.set(socket, responses);
-    responses.add(response);
-    const forget = () => responses.delete(response);
-    response.once('finish', forget).once('close', forget);
-  });
-
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const code = error.code ?? '';
     const answer = CLIENT_ERRORS[code] ?? (code.startsWith('HPE_') ? MALFORMED_REQUEST : null);
-    const responseBegun = [...(unfinished.get(socket) ?? [])].some((each) => each.headersSent);
     // Anything else (ECONNRESET, …) means the client is gone: nobody to answer.
-    if (answer === null || !socket.writable || responseBegun) {
+    if (answer === null || !socket.writable || responseBegun(socket)) {
       socket.destroy();
       return;
     }
     socket.end(rawErrorResponse(...answer), () => socket.destroy());
   });
+}
+
+/**
+ * Whether a response is being written on the socket: the check Node's own clientError answer
+ * makes (`_http_server.js`, socketOnError). Node keeps the response that owns the socket in
+ * `_httpMessage`; a pipelined response behind it writes nothing until its turn.
+ */
+function responseBegun(socket: Duplex): boolean {
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  return current?.headersSent === true;
 }
 
 function rawErrorResponse(status: number, message: string): string {

@@ -1,10 +1,17 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  StreamableFile,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { DomainException } from '../common/domain.exception';
 import { Database } from '../database/database';
 import { apiKeyOf } from '../http/auth/api-key.guard';
+import { AnswerText, envelopeText } from '../http/envelope-adapter';
 import { IdempotencyStore } from './idempotency-store';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -27,7 +34,8 @@ class LostClaim extends DomainException {
  * answer; with another request, or while the first runs, it answers 409. A failed request
  * (validation, 404, 409, 503, …) gives its key back.
  *
- * Registered before EnvelopeInterceptor, so it sees, keeps and replays the answer's final text.
+ * It keeps and replays the answer's final text (the envelope's, see envelope-adapter.ts).
+ * Only POST and PUT routes have it (`@Idempotent()`): a GET pays nothing for it.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -64,18 +72,18 @@ export class IdempotencyInterceptor implements NestInterceptor {
       );
     }
     if (outcome.kind === 'replay') {
-      response.status(outcome.status).type('application/json').setHeader(REPLAYED_HEADER, 'true');
-      return outcome.body;
+      response.setHeader(REPLAYED_HEADER, 'true');
+      return new AnswerText(outcome.status, outcome.body);
     }
     const { claim } = outcome;
     try {
       return await this.database.transaction(async () => {
-        const body = await lastValueFrom(next.handle());
-        // Every POST and PUT answers JSON text; anything else is not kept, only run.
-        if (typeof body === 'string' && !response.headersSent) {
-          if (!(await this.store.complete(claim, response.statusCode, body))) throw new LostClaim();
-        }
-        return body;
+        const result = await lastValueFrom(next.handle());
+        // Every POST and PUT answers the envelope; anything else (a file) is not kept, only run.
+        if (result instanceof StreamableFile || response.headersSent) return result;
+        const answer = new AnswerText(200, envelopeText(result));
+        if (!(await this.store.complete(claim, answer.status, answer.text))) throw new LostClaim();
+        return answer;
       });
     } catch (error) {
       if (!(error instanceof LostClaim)) {

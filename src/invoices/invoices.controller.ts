@@ -21,6 +21,7 @@ import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import { VoidInvoiceDto } from './dto/void-invoice.dto';
 import { InvoicesService } from './invoices.service';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No live invoice with this id';
 const VOID = 'The invoice is void';
@@ -44,6 +45,7 @@ export class InvoicesController {
   }
 
   @Post('add')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Add an invoice',
     description: 'Answers the invoice with timestamps and the lines without amounts.',
@@ -56,6 +58,7 @@ export class InvoicesController {
   }
 
   @Post('send')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Send an invoice',
     description: 'Appends a send_log entry; payment_status is unchanged.',
@@ -68,6 +71,7 @@ export class InvoicesController {
   }
 
   @Post('record-payment')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Record a payment',
     description:
@@ -85,6 +89,7 @@ export class InvoicesController {
   }
 
   @Post('refund')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Refund money received',
     description:
@@ -128,6 +133,7 @@ export class InvoicesController {
   }
 
   @Post(':id/void')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Void an invoice',
     description:
@@ -178,6 +184,7 @@ export class InvoicesController {
   }
 
   @Put(':id')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Update an invoice',
     description:

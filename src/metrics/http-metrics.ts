@@ -1,25 +1,28 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { routePattern } from '../logging/route-pattern';
 
 const LABELS = ['method', 'route', 'status'] as const;
+type Label = (typeof LABELS)[number];
+
+/** The counter and histogram of one method, route and status, looked up once. */
+interface Series {
+  requests: ReturnType<Counter<Label>['labels']>;
+  durations: ReturnType<Histogram<Label>['labels']>;
+}
 
 /**
  * Counts every request and its duration by method, route pattern and status, the probes and
- * the scrapes included (they are told apart by route). It listens on the HTTP server itself,
- * ahead of Express, so requests refused before routing (413, 415, 404) are counted too.
+ * the scrapes included (they are told apart by route). The request hook reports each request
+ * here once it has been answered, those refused before routing (413, 415, 404) included.
  */
 @Injectable()
-export class HttpMetrics implements OnApplicationBootstrap {
-  private readonly requests: Counter<(typeof LABELS)[number]>;
-  private readonly durations: Histogram<(typeof LABELS)[number]>;
+export class HttpMetrics {
+  private readonly requests: Counter<Label>;
+  private readonly durations: Histogram<Label>;
+  /** prom-client hashes the labels on every call: each combination is looked up once. */
+  private readonly series = new Map<string, Series>();
 
-  constructor(
-    registry: Registry,
-    private readonly adapterHost: HttpAdapterHost,
-  ) {
+  constructor(registry: Registry) {
     this.requests = new Counter({
       name: 'http_requests_total',
       help: 'HTTP requests answered, by method, route pattern and status',
@@ -34,19 +37,15 @@ export class HttpMetrics implements OnApplicationBootstrap {
     });
   }
 
-  onApplicationBootstrap(): void {
-    const server = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-      const stopTimer = this.durations.startTimer();
-      response.once('finish', () => {
-        const labels = {
-          method: request.method ?? '',
-          route: routePattern(request),
-          status: String(response.statusCode),
-        };
-        this.requests.inc(labels);
-        stopTimer(labels);
-      });
-    });
+  observe(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status: String(status) };
+      series = { requests: this.requests.labels(labels), durations: this.durations.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.requests.inc();
+    series.durations.observe(seconds);
   }
 }

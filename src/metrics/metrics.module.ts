@@ -12,5 +12,6 @@ import { createMetricsRegistry } from './metrics.registry';
     HttpMetrics,
     DatabasePoolMetrics,
   ],
+  exports: [HttpMetrics],
 })
 export class MetricsModule {}

@@ -14,6 +14,7 @@ import {
   WebhookSecretResponseDto,
 } from './dto/webhook-response.dto';
 import { WebhooksService } from './webhooks.service';
+import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No live webhook endpoint with this id';
 const URL_REFUSED =
@@ -37,6 +38,7 @@ export class WebhooksController {
   }
 
   @Post('add')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Add a webhook endpoint',
     description:
@@ -50,6 +52,7 @@ export class WebhooksController {
   }
 
   @Post('delivery/:id/retry')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Retry a webhook delivery',
     description:
@@ -78,6 +81,7 @@ export class WebhooksController {
   }
 
   @Put(':id')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Update a webhook endpoint',
     description:
@@ -107,6 +111,7 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
+  @Idempotent()
   @ApiEndpoint({
     summary: 'Rotate a webhook endpoint’s secret',
     description:

@@ -6,7 +6,7 @@ import type TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { Clock } from '../../src/common/clock';
 import { APP_OPTIONS } from '../../src/app.options';
-import { configureApp } from '../../src/app.setup';
+import { configureApp, createHttpAdapter } from '../../src/app.setup';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
 import { LOG_DESTINATION } from '../../src/logging/log-destination';
@@ -51,7 +51,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(logs);
   if (options.clock) builder = builder.overrideProvider(Clock).useValue(options.clock);
   const moduleRef = await builder.compile();
-  const app = configureApp(moduleRef.createNestApplication(APP_OPTIONS));
+  const app = configureApp(moduleRef.createNestApplication(createHttpAdapter(), APP_OPTIONS));
   await app.init();
   logs.watch(app.getHttpServer());
   // Every answer is checked against the OpenAPI document when the app closes.

@@ -10,6 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
+import { currentRequest } from '../../logging/request-context';
 import { readPresentedKey } from './api-key-header';
 import { ApiKeyIdentity, ApiKeyRing } from './api-key-ring';
 import { CHANGES_STATE } from './changes-state.decorator';
@@ -34,6 +35,7 @@ export function apiKeyOf(request: Request): ApiKeyIdentity | undefined {
 export class ApiKeyGuard implements CanActivate, OnApplicationBootstrap {
   private readonly logger = new Logger(ApiKeyGuard.name);
   private readonly ring: ApiKeyRing;
+  private readonly publicHandlers = new WeakMap<object, boolean>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -51,7 +53,7 @@ export class ApiKeyGuard implements CanActivate, OnApplicationBootstrap {
   }
 
   canActivate(context: ExecutionContext): boolean {
-    if (this.config.authOpen || isPublicRoute(this.reflector, context, this.config)) return true;
+    if (this.config.authOpen || this.isPublic(context)) return true;
     const request = context.switchToHttp().getRequest<Request>();
     const presented = readPresentedKey(request.headers);
     const identity = presented.status === 'present' ? this.ring.identify(presented.key) : undefined;
@@ -65,7 +67,21 @@ export class ApiKeyGuard implements CanActivate, OnApplicationBootstrap {
       throw new ForbiddenException('This API key may only read');
     }
     (request as RequestWithApiKey)[API_KEY] = identity;
+    // The events the request records name the key.
+    const handling = currentRequest();
+    if (handling !== undefined) handling.actor = identity.id;
     return true;
+  }
+
+  /** Read from the route's metadata once per handler. */
+  private isPublic(context: ExecutionContext): boolean {
+    const handler = context.getHandler();
+    let known = this.publicHandlers.get(handler);
+    if (known === undefined) {
+      known = isPublicRoute(this.reflector, context, this.config);
+      this.publicHandlers.set(handler, known);
+    }
+    return known;
   }
 
   private changesState(request: Request, context: ExecutionContext): boolean {

@@ -28,10 +28,14 @@ export class RateLimitGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
+  /** With no limit configured there is nothing to count: no key, no storage, no headers. */
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.config.rateLimitPerMinute === 0) return Promise.resolve(true);
+    return super.canActivate(context);
+  }
+
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return Promise.resolve(
-      this.config.rateLimitPerMinute === 0 || isPublicRoute(this.reflector, context, this.config),
-    );
+    return Promise.resolve(isPublicRoute(this.reflector, context, this.config));
   }
 
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
