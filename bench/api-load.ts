@@ -18,7 +18,13 @@ import {
   readOperations,
   writeOperations,
 } from './api-load/operations';
-import { ChildServer, cpuTimeMs, killAllChildren, RssSampler } from './api-load/processes';
+import {
+  ChildServer,
+  cpuTimeMs,
+  killAllChildren,
+  mariadbPid,
+  RssSampler,
+} from './api-load/processes';
 import {
   DialectReport,
   markdownReport,
@@ -28,6 +34,7 @@ import {
   summarise,
   UnpagedListReport,
 } from './api-load/report';
+import { measurePipeline } from './pipeline-stages';
 import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus } from './seed';
 
 /*
@@ -62,9 +69,15 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  * Writes bench/results/api-<dialect>-<N>.json, or api-<dialect>-<N>-<label>.json (label
  * `partial` with --only and no --label), and the reports' figures alone to
  * bench/results/reports-<dialect>-<N>[-<label>].json.
+ *
+ * Last, the fixed cost of a request and its per-stage table (bench/pipeline-stages.ts, on an
+ * empty MariaDB database; `--only pipeline` runs only that).
  */
 
 const ROOT = resolve(__dirname, '..');
+/** The name `--only` matches to run the per-stage table of bench/pipeline-stages.ts. */
+const PIPELINE_SECTION = 'pipeline';
+const PIPELINE_SECONDS = 3;
 const MARIADB_SERVER = 'mysql://root@127.0.0.1:3306';
 const WARM_UP_SECONDS = 1;
 /** Above this many invoices the unpaged list is not requested: its body alone is ~70 MB. */
@@ -619,17 +632,23 @@ class DialectBench {
     const rounds = sides.length === 2 ? 2 : 1;
     for (let round = 1; round <= rounds; round++) {
       for (const [side, server] of sides) {
+        const database = this.dialect === 'mariadb' ? mariadbPid() : null;
         const cpuBefore = await cpuTimeMs(server.pid);
+        const databaseBefore = database === null ? null : await cpuTimeMs(database);
         const result = await runLoad(this.target(server), operation.next, load);
         const cpuAfter = await cpuTimeMs(server.pid);
+        const databaseAfter = database === null ? null : await cpuTimeMs(database);
         if (cpuBefore !== null && cpuAfter !== null && result.responses > 0) {
           result.cpuMsPerResponse = (cpuAfter - cpuBefore) / result.responses;
+        }
+        if (databaseBefore !== null && databaseAfter !== null && result.responses > 0) {
+          result.databaseCpuMsPerResponse = (databaseAfter - databaseBefore) / result.responses;
         }
         await this.settle();
         this.checkRun(operation, side, `run ${round}`, result);
         runs[side].push(result);
         progress(
-          `${this.dialect}: ${operation.name}: ${side} run ${round} of ${rounds}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms, ${side} CPU ${result.cpuMsPerResponse?.toFixed(2) ?? '?'} ms/response, load ${loadavg()[0].toFixed(2)}`,
+          `${this.dialect}: ${operation.name}: ${side} run ${round} of ${rounds}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.latencyP50.toFixed(2)} ms, p99 ${result.latencyP99.toFixed(2)} ms, ${side} CPU ${result.cpuMsPerResponse?.toFixed(2) ?? '?'} ms/response (database ${result.databaseCpuMsPerResponse?.toFixed(2) ?? '-'}), load ${loadavg()[0].toFixed(2)}`,
         );
       }
     }
@@ -1076,6 +1095,17 @@ async function main(): Promise<void> {
     }
   } finally {
     await cleanUp();
+  }
+  if (options.only === null || options.only.test(PIPELINE_SECTION)) {
+    progress(`${PIPELINE_SECTION}: the fixed cost of a request, stage by stage (about 4 min)`);
+    const table = await measurePipeline({
+      duration: PIPELINE_SECONDS,
+      connections: 8,
+      rounds: 2,
+      only: null,
+      dist: join(ROOT, 'dist'),
+    });
+    process.stdout.write(`### The request pipeline\n\n${table}\n\n`);
   }
   const minutes = (performance.now() - started) / 60_000;
   progress(

@@ -1,4 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, RouterModule } from '@nestjs/core';
 import { ClientsApiModule } from './clients/clients-api.module';
 import { CreditNotesModule } from './credit-notes/credit-notes.module';
@@ -60,15 +60,14 @@ const API_MODULES = [
     RequestHook,
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: ErrorFilter },
+    // Express middleware, installed by configureApp in front of the routes.
+    MethodNotAllowedMiddleware,
+    BodyParsingMiddleware,
     // No global interceptor: the envelope is written by the adapter (EnvelopeExpressAdapter),
-    // and Idempotency-Key is on the POST and PUT routes only (applyIdempotencyToWrites).
+    // and Idempotency-Key is on the POST and PUT routes only (@Idempotent()).
     // In this order: the key is known (or refused with 401) before it is counted.
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
   ],
 })
-export class AppModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(MethodNotAllowedMiddleware, BodyParsingMiddleware).forRoutes('{*path}');
-  }
-}
+export class AppModule {}

@@ -1,6 +1,9 @@
 import { INestApplication } from '@nestjs/common';
-import { EnvelopeExpressAdapter } from './http/envelope-adapter';
+import type { Express } from 'express';
 import { Logger } from 'nestjs-pino';
+import { BodyParsingMiddleware } from './http/body-parsing.middleware';
+import { EnvelopeExpressAdapter } from './http/envelope-adapter';
+import { MethodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
 import { RequestHook } from './http/request-hook';
 import { hardenServer } from './http/server-hardening';
 import { setupOpenApi } from './openapi/openapi-document';
@@ -14,6 +17,12 @@ export function configureApp(app: INestApplication): INestApplication {
   app.useLogger(app.get(Logger));
   hardenServer(app);
   app.get(RequestHook).install(app);
+  // Plain Express middleware in front of every route, in this order: a wrong method is refused
+  // before its body is read. (Nest's own middleware would match a wildcard path per request.)
+  const express = app.getHttpAdapter().getInstance() as Express;
+  for (const middleware of [app.get(MethodNotAllowedMiddleware), app.get(BodyParsingMiddleware)]) {
+    express.use(middleware.use.bind(middleware));
+  }
   setupOpenApi(app);
   return app;
 }

@@ -85,6 +85,8 @@ export interface LoadResult {
    * response: less sensitive than requests/s to other work on the machine. Set by the caller.
    */
   cpuMsPerResponse?: number;
+  /** The same for the database server (mariadbd; none for SQLite, which runs in the service). */
+  databaseCpuMsPerResponse?: number;
 }
 
 export interface LoadTarget {

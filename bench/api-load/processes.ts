@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -130,6 +130,18 @@ export class ChildServer {
     return server;
   }
 
+  /** A server started elsewhere, ready once `readyPath` answers 200. */
+  static async adopt(
+    name: string,
+    child: ChildProcess,
+    baseUrl: string,
+    readyPath: string,
+  ): Promise<ChildServer> {
+    const server = new ChildServer(name, child, baseUrl);
+    await server.waitReady(readyPath, {});
+    return server;
+  }
+
   private async waitReady(path: string, headers: Record<string, string>): Promise<void> {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
@@ -159,6 +171,16 @@ export class ChildServer {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
+  }
+}
+
+/** The MariaDB server's process id (its CPU is read like the service's), or null. */
+export function mariadbPid(): number | null {
+  try {
+    const pid = Number(execFileSync('pidof', ['mariadbd'], { encoding: 'utf8' }).split(' ')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
   }
 }
 

@@ -9,6 +9,8 @@ export interface SideSummary {
   errors: number;
   /** Mean of the runs' server CPU time per response (see LoadResult). */
   cpuMsPerResponse?: number;
+  /** Mean of the runs' database CPU time per response (MariaDB only). */
+  databaseCpuMsPerResponse?: number;
   runs: LoadResult[];
 }
 
@@ -92,6 +94,9 @@ export function summarise(runs: LoadResult[]): SideSummary {
     cpuMsPerResponse: runs.every((run) => run.cpuMsPerResponse !== undefined)
       ? mean((run) => run.cpuMsPerResponse ?? 0)
       : undefined,
+    databaseCpuMsPerResponse: runs.every((run) => run.databaseCpuMsPerResponse !== undefined)
+      ? mean((run) => run.databaseCpuMsPerResponse ?? 0)
+      : undefined,
     runs,
   };
 }
@@ -99,18 +104,26 @@ export function summarise(runs: LoadResult[]): SideSummary {
 const fixed = (value: number | undefined, digits: number) =>
   value === undefined ? '' : value.toFixed(digits);
 
+/** Process CPU per request in µs, the database's in parentheses: `412 (180)`. */
+function cpuCell(side: SideSummary): string {
+  if (side.cpuMsPerResponse === undefined) return '';
+  const service = (side.cpuMsPerResponse * 1000).toFixed(0);
+  const database = side.databaseCpuMsPerResponse;
+  return database === undefined ? service : `${service} (${(database * 1000).toFixed(0)})`;
+}
+
 export function markdownReport(report: DialectReport): string {
   const withBaseline = report.operations.some((operation) => operation.baseline);
   const header = withBaseline
-    ? '| operation | req/s | p50 ms | p99 ms | non-2xx | baseline req/s | baseline p50 ms | baseline p99 ms | service/baseline |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|'
-    : '| operation | req/s | p50 ms | p99 ms | non-2xx |\n|---|--:|--:|--:|--:|';
+    ? '| operation | req/s | p50 ms | p99 ms | non-2xx | CPU µs/req (db) | baseline req/s | baseline p50 ms | baseline p99 ms | baseline CPU µs/req (db) | service/baseline |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
+    : '| operation | req/s | p50 ms | p99 ms | non-2xx | CPU µs/req (db) |\n|---|--:|--:|--:|--:|--:|';
   const rows = report.operations.map((operation) => {
     const service = operation.service;
     const name = `${operation.name} \`${operation.request}\``;
     if (!service) {
       return withBaseline
-        ? `| ${name} | skipped: ${operation.skipped ?? ''} | | | | | | | |`
-        : `| ${name} | skipped: ${operation.skipped ?? ''} | | | |`;
+        ? `| ${name} | skipped: ${operation.skipped ?? ''} | | | | | | | | | |`
+        : `| ${name} | skipped: ${operation.skipped ?? ''} | | | | |`;
     }
     const cells = [
       name,
@@ -118,6 +131,7 @@ export function markdownReport(report: DialectReport): string {
       fixed(service.latencyP50, 2),
       fixed(service.latencyP99, 2),
       String(service.non2xx + service.errors),
+      cpuCell(service),
     ];
     if (withBaseline) {
       const baseline = operation.baseline;
@@ -125,6 +139,7 @@ export function markdownReport(report: DialectReport): string {
         fixed(baseline?.requestsPerSecond, 0),
         fixed(baseline?.latencyP50, 2),
         fixed(baseline?.latencyP99, 2),
+        baseline ? cpuCell(baseline) : '',
         operation.ratio === undefined ? '' : operation.ratio.toFixed(2),
       );
     }

@@ -9,7 +9,7 @@ const ATTR_CHAR = /^[A-Za-z0-9!#$&+\-.^_`|~]$/;
 const UNSAFE_IN_FILENAME = /[^\x20-\x7e]|["\\%/]/gu;
 
 /**
- * A file answered as it is (EnvelopeInterceptor lets it through) and shown by the browser
+ * A file answered as it is (EnvelopeExpressAdapter lets it through) and shown by the browser
  * rather than downloaded.
  */
 export function inlineFile(content: Buffer, filename: string, type: string): StreamableFile {

@@ -126,7 +126,7 @@ function idempotencyKey(handler: object): MethodDecorator {
   });
 }
 
-/** A success answered as a file, outside the envelope (EnvelopeInterceptor lets it through). */
+/** A success answered as a file, outside the envelope (EnvelopeExpressAdapter lets it through). */
 export interface FileSuccess {
   mediaType: string;
   description: string;
@@ -137,7 +137,7 @@ export interface FileSuccess {
 export interface EndpointDoc {
   summary: string;
   description?: string;
-  /** The payload that EnvelopeInterceptor wraps in `{"status": "success", …}`, or a file. */
+  /** The payload that EnvelopeExpressAdapter wraps in `{"status": "success", …}`, or a file. */
   success: Type<unknown> | FileSuccess;
   /** Parameters read from the query string (lists). */
   query?: Type<unknown>;

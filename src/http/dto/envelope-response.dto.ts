@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { FieldErrors } from '../../common/domain.exception';
 
 /**
- * What every success carries besides the operation's payload (EnvelopeInterceptor adds it):
+ * What every success carries besides the operation's payload (EnvelopeExpressAdapter adds it):
  * each operation's 200 schema is this and the payload together.
  */
 export class SuccessEnvelopeDto {
