@@ -1,6 +1,7 @@
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ClsModule } from 'nestjs-cls';
 import { AppConfig } from '../config/app-config';
@@ -17,21 +18,46 @@ const TypeOrmRoot = TypeOrmModule.forRootAsync({
   }),
 });
 
+/**
+ * nestjs-cls registers a global guard and a global interceptor even when neither is mounted,
+ * each doing nothing (`canActivate: () => true`, `next.handle()`); but any global interceptor
+ * makes Nest put an RxJS chain around every request. The context here is made where a
+ * transaction begins, so neither is needed: they are left out of its modules.
+ */
+function withoutRequestEnhancers(module: DynamicModule): DynamicModule {
+  const enhancer = (provider: unknown) =>
+    typeof provider === 'object' &&
+    provider !== null &&
+    'provide' in provider &&
+    (provider.provide === APP_GUARD || provider.provide === APP_INTERCEPTOR);
+  return {
+    ...module,
+    providers: module.providers?.filter((provider) => !enhancer(provider)),
+    imports: module.imports?.map((imported) =>
+      typeof imported === 'object' && 'module' in imported
+        ? withoutRequestEnhancers(imported)
+        : imported,
+    ),
+  };
+}
+
 @Global()
 @Module({
   imports: [
     TypeOrmRoot,
     // Carries the open transaction to the repositories (Database.manager). A context is made
     // where a transaction begins, so no per-request middleware is needed.
-    ClsModule.forRoot({
-      global: true,
-      plugins: [
-        new ClsPluginTransactional({
-          imports: [TypeOrmRoot],
-          adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
-        }),
-      ],
-    }),
+    withoutRequestEnhancers(
+      ClsModule.forRoot({
+        global: true,
+        plugins: [
+          new ClsPluginTransactional({
+            imports: [TypeOrmRoot],
+            adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+          }),
+        ],
+      }),
+    ),
   ],
   providers: [Database],
   exports: [Database],
