@@ -82,6 +82,15 @@ export class JsonRows {
     return sql;
   }
 
+  /**
+   * What ends a read that row-locks what it selects from its FROM table (MySQL/MariaDB): the
+   * correlated subqueries of `children()` take no locks and read the rows committed when they
+   * run, which is after the lock was granted. '' on SQLite, whose writes queue in the process.
+   */
+  forUpdate(): string {
+    return this.dialect === 'sqlite' ? '' : ' FOR UPDATE';
+  }
+
   /** `alias.column AS column, …` for every column of the entity; read back with `entity()`. */
   columns(target: EntityTarget<ObjectLiteral>, alias: string): string {
     return selected(this.metadata(target))

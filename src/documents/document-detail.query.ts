@@ -53,7 +53,21 @@ export function documentDetailQuery<
   S extends DocumentSendLogRecord,
   C extends Record<string, IdRow> = Record<never, IdRow>,
 >(tables: DocumentDetailTables<D, L, S, C>): DetailQuery<DocumentDetail<D, L, S, C>> {
-  return detailQuery(tables, false);
+  return detailQuery(tables, { withClientLanguage: false, forUpdate: false });
+}
+
+/**
+ * The same read, holding the document's row lock until the transaction ends (MySQL/MariaDB): a
+ * change that answers or records the whole document (a payment and its event) locks and reads
+ * it in one statement. Only inside a transaction.
+ */
+export function documentLockedDetailQuery<
+  D extends ObjectLiteral,
+  L extends DocumentLineItemRecord,
+  S extends DocumentSendLogRecord,
+  C extends Record<string, IdRow> = Record<never, IdRow>,
+>(tables: DocumentDetailTables<D, L, S, C>): DetailQuery<DocumentDetail<D, L, S, C>> {
+  return detailQuery(tables, { withClientLanguage: false, forUpdate: true });
 }
 
 /**
@@ -66,7 +80,9 @@ export function documentPrintQuery<
   S extends DocumentSendLogRecord,
   C extends Record<string, IdRow> = Record<never, IdRow>,
 >(tables: DocumentDetailTables<D, L, S, C>): DetailQuery<PrintDetail<D, L, S, C>> {
-  return detailQuery(tables, true) as DetailQuery<PrintDetail<D, L, S, C>>;
+  return detailQuery(tables, { withClientLanguage: true, forUpdate: false }) as DetailQuery<
+    PrintDetail<D, L, S, C>
+  >;
 }
 
 function detailQuery<
@@ -76,7 +92,7 @@ function detailQuery<
   C extends Record<string, IdRow>,
 >(
   tables: DocumentDetailTables<D, L, S, C>,
-  withClientLanguage: boolean,
+  { withClientLanguage, forUpdate }: { withClientLanguage: boolean; forUpdate: boolean },
 ): DetailQuery<DocumentDetail<D, L, S, C>> {
   const children = Object.entries(tables.children) as Array<
     [keyof C & string, EntityTarget<IdRow>]
@@ -96,7 +112,9 @@ function detailQuery<
         )
         .join('')}${clientLanguage(rows)}
     FROM ${rows.table(tables.document)} document
-    WHERE document.id = ?${tables.liveOnly ? ' AND document.deleted_at IS NULL' : ''}`;
+    WHERE document.id = ?${tables.liveOnly ? ' AND document.deleted_at IS NULL' : ''}${
+      forUpdate ? rows.forUpdate() : ''
+    }`;
 
   return async (manager, id) => {
     const rows = jsonRows(manager);

@@ -1,4 +1,8 @@
-import { documentDetailQuery, documentPrintQuery } from '../documents/document-detail.query';
+import {
+  documentDetailQuery,
+  documentLockedDetailQuery,
+  documentPrintQuery,
+} from '../documents/document-detail.query';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
@@ -15,6 +19,9 @@ const INVOICE_TABLES = {
 
 /** The live invoice with its lines, its ledger (`payments`) and its send log, or null. */
 export const readInvoiceDetail = documentDetailQuery(INVOICE_TABLES);
+
+/** The same, row-locked until the transaction ends: what a payment changes and its event records. */
+export const lockInvoiceDetail = documentLockedDetailQuery(INVOICE_TABLES);
 
 /** The same, and its client's language: what a PDF or an e-mail of it is made from. */
 export const readInvoicePrint = documentPrintQuery(INVOICE_TABLES);

@@ -1,5 +1,9 @@
 import { formatTimestamp } from '../common/clock';
-import { formatMoney, jsonMoney } from '../common/money/money';
+import { LosslessNumber } from 'lossless-json';
+import { minorUnits } from '../common/money/currency';
+import { Decimal } from '../common/money/decimal';
+import { formatMoney, jsonMoney, jsonNumber } from '../common/money/money';
+import { decimalUnits, unitsFixed, unitsPlain } from '../database/decimal-text';
 import { outstandingBalance } from '../documents/domain/document-totals';
 import { DeliveryRecord } from '../delivery/entities/outbox-message.entity';
 import {
@@ -11,7 +15,7 @@ import {
   toLineItemWrite,
 } from '../documents/documents.mapper';
 import { DocumentLocale, DocumentView, toDocumentView } from '../documents/pdf/document-view';
-import { invoiceStatus } from './domain/invoice-status';
+import { invoiceStatus, statusOf } from './domain/invoice-status';
 import { invoiceMark, printedLedger } from './domain/printed-invoice';
 import {
   InvoiceDto,
@@ -24,7 +28,7 @@ import { InvoiceLineItem } from './entities/invoice-line-item.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
-import { InvoicePrint } from './invoices.repository';
+import { InvoiceListRow, InvoicePrint } from './invoices.repository';
 
 /*
  * Every invoice output carries its status, which depends on today's date (UTC): the service
@@ -55,6 +59,102 @@ function invoiceFields(invoice: Invoice, today: string): InvoiceDto {
 /** Lists, the client read, add and update: with timestamps. */
 export function toListItem(invoice: Invoice, today: string): InvoiceWithTimestampsDto {
   return { ...invoiceFields(invoice, today), ...timestampFields(invoice) };
+}
+
+/**
+ * A list row as `toListItem` answers the invoice, written from the row's text: decimals as
+ * ten-thousandths (no Decimal per value), datetimes as text. A value in any other form goes
+ * the Decimal way, `toListItem`'s own.
+ */
+export function toListItemFromRow(row: InvoiceListRow, today: string): InvoiceWithTimestampsDto {
+  const money = listMoney(row);
+  return {
+    id: String(row.id),
+    short_code: row.shortCode,
+    invoice_no: row.invoiceNo,
+    description: row.description,
+    customer_id: String(row.clientId),
+    customer_name: row.customerName,
+    customer_phone: row.customerPhone,
+    customer_address: row.customerAddress,
+    customer_tax_id: row.customerTaxId,
+    customer_country: row.customerCountry,
+    payment_status: row.paymentStatus,
+    status: statusOf(
+      {
+        voided: row.voidedAt !== null,
+        paymentStatus: row.paymentStatus,
+        outstanding: money.outstanding,
+        dueDate: row.dueDate,
+      },
+      today,
+    ),
+    void_reason: row.voidReason,
+    currency: row.currency,
+    tax_rate: money.taxRate,
+    tax_amount: money.taxAmount,
+    sub_total: money.subTotal,
+    total: money.total,
+    amount_paid: money.amountPaid,
+    outstanding_balance: money.outstandingBalance,
+    issue_date: row.issueDate,
+    due_date: row.dueDate,
+    note: row.note,
+    created_at: timestampText(row.createdAt),
+    updated_at: timestampText(row.updatedAt),
+  };
+}
+
+/** A row's money as `invoiceFields` writes it, and whether a balance is outstanding. */
+function listMoney(row: InvoiceListRow) {
+  const currency = row.currency;
+  const [taxRate, taxAmount, subTotal, total, amountPaid] = [
+    row.taxRate,
+    row.taxAmount,
+    row.subTotal,
+    row.total,
+    row.amountPaid,
+  ].map(decimalUnits);
+  if (
+    taxRate === null ||
+    taxAmount === null ||
+    subTotal === null ||
+    total === null ||
+    amountPaid === null
+  ) {
+    const decimal = (value: unknown) => new Decimal(String(value));
+    const outstanding = outstandingBalance(decimal(row.total), decimal(row.amountPaid));
+    return {
+      taxRate: jsonNumber(decimal(row.taxRate)),
+      taxAmount: jsonMoney(decimal(row.taxAmount), currency),
+      subTotal: jsonMoney(decimal(row.subTotal), currency),
+      total: jsonMoney(decimal(row.total), currency),
+      amountPaid: formatMoney(decimal(row.amountPaid), currency),
+      outstandingBalance: formatMoney(outstanding, currency),
+      outstanding: outstanding.gt(0),
+    };
+  }
+  const places = minorUnits(currency);
+  const outstanding = total - amountPaid;
+  return {
+    taxRate: new LosslessNumber(unitsPlain(taxRate)),
+    taxAmount: new LosslessNumber(unitsFixed(taxAmount, places)),
+    subTotal: new LosslessNumber(unitsFixed(subTotal, places)),
+    total: new LosslessNumber(unitsFixed(total, places)),
+    amountPaid: unitsFixed(amountPaid, places),
+    outstandingBalance: unitsFixed(outstanding, places),
+    outstanding: outstanding > 0n,
+  };
+}
+
+/** SQLite's datetime text as TypeORM writes it (UTC, milliseconds), read as it reads it. */
+const SQLITE_DATETIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{3})?$/;
+
+/** `formatTimestamp` of a datetime as the driver hands it over. */
+function timestampText(value: unknown): string {
+  if (value instanceof Date) return formatTimestamp(value);
+  if (typeof value === 'string' && SQLITE_DATETIME.test(value)) return value.slice(0, 19);
+  return formatTimestamp(new Date(String(value)));
 }
 
 /**

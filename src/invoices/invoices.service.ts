@@ -52,6 +52,7 @@ import {
   toDetail,
   toInvoiceView,
   toListItem,
+  toListItemFromRow,
   toPaymentEntry,
   toRecordPart,
   toWriteResult,
@@ -110,8 +111,8 @@ export class InvoicesService {
       issueDate: dateRange(query.from, query.to),
       ...(query.status === undefined ? {} : this.invoices.statusFilter(query.status, today)),
     };
-    return listResponse(await this.invoices.list(filter, query), (invoice) =>
-      toListItem(invoice, today),
+    return listResponse(await this.invoices.listRows(filter, query), (row) =>
+      toListItemFromRow(row, today),
     );
   }
 
@@ -127,12 +128,7 @@ export class InvoicesService {
    * one more for the sends' delivery states when it has been sent.
    */
   async get(id: number): Promise<InvoiceReadResponseDto> {
-    const { document: invoice, lines, payments, sends } = await this.liveDetail(id);
-    const deliveries = await this.delivery.deliveryStates(
-      'invoice',
-      sends.map((entry) => entry.id),
-    );
-    return toDetail(invoice, lines, payments, sends, deliveries, this.clock.today());
+    return this.detailAnswer(await this.liveDetail(id));
   }
 
   /**
@@ -226,21 +222,29 @@ export class InvoicesService {
    */
   recordPayment(input: RecordPaymentDto) {
     return this.database.transaction(async () => {
-      const invoice = await this.changeableInvoice(this.idOf(input.id));
+      // Locked and read whole in one statement: the event's record is this read with the new
+      // entry and sums, so nothing is read again after the change.
+      const detail = await this.changeableDetail(this.idOf(input.id));
+      const invoice = detail.document;
       checkMinorDigits(input.amount_paid, invoice.currency, 'amount_paid');
       const before = this.snapshotOf(invoice);
-      await this.applyLedgerMove(invoice, recordPayment(invoice, input.amount_paid), {
-        method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
-        date: input.payment_date,
-        reason: '',
-        creditNoteId: null,
-        at: this.clock.now(),
-      });
+      const entries = await this.applyLedgerMove(
+        invoice,
+        recordPayment(invoice, input.amount_paid),
+        {
+          method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
+          date: input.payment_date,
+          reason: '',
+          creditNoteId: null,
+          at: this.clock.now(),
+        },
+      );
       await this.events.record({
         type: 'invoice.payment_recorded',
         object: 'invoice',
         id: invoice.id,
         before,
+        after: await this.detailAnswer({ ...detail, payments: [...detail.payments, ...entries] }),
       });
       const amount = formatMoney(input.amount_paid, invoice.currency);
       return {
@@ -252,21 +256,24 @@ export class InvoicesService {
   /** Money given back, within the cash held; a balance reopened makes the invoice Not Paid. */
   refund(input: RefundDto): Promise<RefundResponseDto> {
     return this.database.transaction(async () => {
-      const invoice = await this.changeableInvoice(this.idOf(input.id));
+      const detail = await this.changeableDetail(this.idOf(input.id));
+      const invoice = detail.document;
       checkMinorDigits(input.amount, invoice.currency, 'amount');
       const before = this.snapshotOf(invoice);
-      const [entry] = await this.applyLedgerMove(invoice, refund(invoice, input.amount), {
+      const entries = await this.applyLedgerMove(invoice, refund(invoice, input.amount), {
         method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
         date: input.refund_date,
         reason: input.reason ?? '',
         creditNoteId: null,
         at: this.clock.now(),
       });
+      const [entry] = entries;
       await this.events.record({
         type: 'invoice.refunded',
         object: 'invoice',
         id: invoice.id,
         before,
+        after: await this.detailAnswer({ ...detail, payments: [...detail.payments, ...entries] }),
       });
       const amount = formatMoney(input.amount, invoice.currency);
       return {
@@ -283,7 +290,8 @@ export class InvoicesService {
    */
   void(id: number, input: VoidInvoiceDto): Promise<InvoiceChangeResponseDto> {
     return this.database.transaction(async () => {
-      const invoice = await this.changeableInvoice(id);
+      const detail = await this.changeableDetail(id);
+      const invoice = detail.document;
       const cashHeld = cashHeldOf(invoice);
       if (cashHeld.gt(0)) {
         throw new DomainException(
@@ -295,7 +303,8 @@ export class InvoicesService {
       const fields = { voidedAt: this.clock.now(), voidReason: input.reason ?? '' };
       Object.assign(invoice, fields, { updatedAt: fields.voidedAt });
       await this.invoices.markVoid(id, { ...fields, updatedAt: fields.voidedAt });
-      await this.events.record({ type: 'invoice.voided', object: 'invoice', id, before });
+      const after = await this.detailAnswer(detail);
+      await this.events.record({ type: 'invoice.voided', object: 'invoice', id, before, after });
       return {
         message: `Invoice ${invoice.invoiceNo} voided`,
         invoice: [toListItem(invoice, this.clock.today())],
@@ -306,14 +315,18 @@ export class InvoicesService {
   /** `paid` / `not-paid`: the flag only; no payment is added or removed. */
   setPaymentStatus(id: number, paymentStatus: PaymentStatus) {
     return this.database.transaction(async () => {
-      const invoice = await this.changeableInvoice(id);
+      const detail = await this.changeableDetail(id);
+      const invoice = detail.document;
       const before = this.snapshotOf(invoice);
-      await this.invoices.updatePaymentStatus(id, { paymentStatus, updatedAt: this.clock.now() });
+      const fields = { paymentStatus, updatedAt: this.clock.now() };
+      await this.invoices.updatePaymentStatus(id, fields);
+      Object.assign(invoice, fields);
       await this.events.record({
         type: paymentStatus === 'Paid' ? 'invoice.marked_paid' : 'invoice.marked_not_paid',
         object: 'invoice',
         id,
         before,
+        after: await this.detailAnswer(detail),
       });
       return { message: `Invoice ${invoice.invoiceNo} marked as ${paymentStatus.toLowerCase()}` };
     });
@@ -435,6 +448,23 @@ export class InvoicesService {
     return toInvoiceView(invoice, print, locale, this.clock.today());
   }
 
+  /**
+   * `GET /invoice/{id}`'s answer from a detail read (or one updated in memory after a change
+   * made under its lock), and one statement for the sends' delivery states when it was sent.
+   */
+  private async detailAnswer({
+    document: invoice,
+    lines,
+    payments,
+    sends,
+  }: InvoiceDetailRecord): Promise<InvoiceReadResponseDto> {
+    const deliveries = await this.delivery.deliveryStates(
+      'invoice',
+      sends.map((entry) => entry.id),
+    );
+    return toDetail(invoice, lines, payments, sends, deliveries, this.clock.today());
+  }
+
   /** A live invoice with its lines, ledger and send log, or 404. */
   private async liveDetail(id: number): Promise<InvoiceDetailRecord> {
     const detail = await this.database.read(() => this.invoices.findLiveDetail(id));
@@ -454,6 +484,14 @@ export class InvoicesService {
     const invoice = await this.liveInvoice(id, true);
     refuseIfVoid(invoice);
     return invoice;
+  }
+
+  /** As `changeableInvoice`, read whole (lines, ledger, send log) in the locking statement. */
+  private async changeableDetail(id: number): Promise<InvoiceDetailRecord> {
+    const detail = await this.invoices.lockLiveDetail(id);
+    if (!detail) throw DomainException.notFound('Invoice', String(id));
+    refuseIfVoid(detail.document);
+    return detail;
   }
 
   /** The id an `id` parameter names (digits, any length); 404 when it cannot name one. */

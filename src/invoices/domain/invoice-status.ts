@@ -26,8 +26,23 @@ export interface StatusFacts {
 }
 
 export function invoiceStatus(invoice: StatusFacts, today: string): InvoiceStatus {
-  if (invoice.voidedAt !== null) return 'void';
-  if (invoice.paymentStatus === 'Paid') return 'paid';
-  const outstanding = invoice.total.minus(invoice.amountPaid);
-  return outstanding.gt(0) && invoice.dueDate < today ? 'overdue' : 'open';
+  return statusOf(
+    {
+      voided: invoice.voidedAt !== null,
+      paymentStatus: invoice.paymentStatus,
+      outstanding: invoice.total.minus(invoice.amountPaid).gt(0),
+      dueDate: invoice.dueDate,
+    },
+    today,
+  );
+}
+
+/** The same from facts already worked out (a list row read as text: whether a balance is due). */
+export function statusOf(
+  facts: { voided: boolean; paymentStatus: PaymentStatus; outstanding: boolean; dueDate: string },
+  today: string,
+): InvoiceStatus {
+  if (facts.voided) return 'void';
+  if (facts.paymentStatus === 'Paid') return 'paid';
+  return facts.outstanding && facts.dueDate < today ? 'overdue' : 'open';
 }
