@@ -31,10 +31,15 @@ const ROOT = resolve(__dirname, '..');
 const API_KEY = 'bench-pipeline-key-0123456789abcdef';
 const WARM_UP_SECONDS = 1;
 
+/** Routes ahead of /health in the service (its operations); the routed empty app has as many. */
+const ROUTES_AHEAD_OF_HEALTH = 52;
+
 interface Configuration {
   name: string;
-  /** A stage name of the launcher, '' for the whole service, null for the empty Nest app. */
+  /** A stage name of the launcher, '' for the whole service, null for an empty Nest app. */
   removed: string | null;
+  /** For an empty Nest app: how many other routes are registered ahead of its one. */
+  extraRoutes?: number;
 }
 
 interface Measured {
@@ -87,6 +92,7 @@ async function start(
       SHUTDOWN_DRAIN_MS: '0',
       BENCH_DIST: dist,
       BENCH_REMOVE: configuration.removed ?? '',
+      EXTRA_ROUTES: String(configuration.extraRoutes ?? 0),
     },
   });
   return ChildServer.adopt(
@@ -153,6 +159,11 @@ export async function measurePipeline(options: PipelineOptions): Promise<string>
   ) as string[];
   const configurations: Configuration[] = [
     { name: 'empty Nest route', removed: null },
+    {
+      name: `empty Nest route behind ${ROUTES_AHEAD_OF_HEALTH} others`,
+      removed: null,
+      extraRoutes: ROUTES_AHEAD_OF_HEALTH,
+    },
     { name: 'service', removed: '' },
     ...stages
       .filter((stage) => only === null || only.test(stage))
@@ -193,7 +204,8 @@ export async function measurePipeline(options: PipelineOptions): Promise<string>
   const floor = lowest('empty Nest route', 'service', '/empty');
   const health = lowest('service', 'service', '/health');
   const list = lowest('service', 'service', '/v1/client/all');
-  const rows = configurations.slice(2).map((configuration) => {
+  const routed = lowest(configurations[1].name, 'service', '/empty');
+  const rows = configurations.slice(3).map((configuration) => {
     const name = configuration.name;
     const withoutHealth = lowest(name, 'service', '/health');
     const withoutList = lowest(name, 'service', '/v1/client/all');
@@ -207,6 +219,7 @@ export async function measurePipeline(options: PipelineOptions): Promise<string>
   const lines = [
     `Service CPU per request, lowest of ${options.rounds} rounds of ${options.duration} s at ${options.connections} connections:`,
     `  empty Nest route (GET /empty):        ${us(floor)}`,
+    `  the same behind ${ROUTES_AHEAD_OF_HEALTH} other routes:    ${us(routed)} (what Express's router costs to walk the service's routes to /health)`,
     `  service GET /health:                  ${us(health)} (${us(health - floor)} over the empty route)`,
     `  service GET /v1/client/all (empty):   ${us(list)}, MariaDB ${us(lowest('service', 'database', '/v1/client/all'))}`,
     '',
@@ -216,7 +229,7 @@ export async function measurePipeline(options: PipelineOptions): Promise<string>
   ];
   await writeFile(
     resolve(ROOT, 'bench/results/pipeline-stages.json'),
-    `${JSON.stringify({ options: { ...options, only: only?.source ?? null }, floor, health, list, stages: rows, raw: Object.fromEntries(results) }, null, 2)}\n`,
+    `${JSON.stringify({ options: { ...options, only: only?.source ?? null }, floor, routed, health, list, stages: rows, raw: Object.fromEntries(results) }, null, 2)}\n`,
   );
   return lines.join('\n');
 }

@@ -1,11 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { Logger } from 'nestjs-pino';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { EnvelopeExpressAdapter } from './http/envelope-adapter';
 import { MethodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
 import { RequestHook } from './http/request-hook';
-import { hardenServer } from './http/server-hardening';
+import { hardenServer, refuseMalformedRequest } from './http/server-hardening';
 import { setupOpenApi } from './openapi/openapi-document';
 
 /**
@@ -17,14 +17,36 @@ export function configureApp(app: INestApplication): INestApplication {
   app.useLogger(app.get(Logger));
   hardenServer(app);
   app.get(RequestHook).install(app);
-  // Plain Express middleware in front of every route, in this order: a wrong method is refused
-  // before its body is read. (Nest's own middleware would match a wildcard path per request.)
+  // Plain Express middleware in front of every route, as one layer (each layer is a turn of
+  // the router's loop), in this order: what Node would answer badly, then a wrong method,
+  // then the body (a refused request's body is never read). Nest's own middleware would also
+  // match a wildcard path per request.
   const express = app.getHttpAdapter().getInstance() as Express;
-  for (const middleware of [app.get(MethodNotAllowedMiddleware), app.get(BodyParsingMiddleware)]) {
-    express.use(middleware.use.bind(middleware));
-  }
+  const methods = app.get(MethodNotAllowedMiddleware);
+  const bodies = app.get(BodyParsingMiddleware);
+  express.use(
+    inSequence([
+      refuseMalformedRequest,
+      (request, response, next) => methods.use(request, response, next),
+      (request, response, next) => bodies.use(request, response, next),
+    ]),
+  );
   setupOpenApi(app);
   return app;
+}
+
+/** Middleware run one after the other as one; the first error ends the run. */
+function inSequence(middleware: RequestHandler[]): RequestHandler {
+  return (request, response, next) => {
+    const run = (index: number, error?: unknown): void => {
+      if (error !== undefined || index === middleware.length) {
+        next(error);
+        return;
+      }
+      void middleware[index](request, response, (nextError?: unknown) => run(index + 1, nextError));
+    };
+    run(0);
+  };
 }
 
 /**

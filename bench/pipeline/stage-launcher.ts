@@ -88,8 +88,16 @@ export const STAGES: Record<string, Patch> = {
   'API key guard': () => dropAppProvider('ApiKeyGuard'),
   'rate-limit guard': () => dropAppProvider('RateLimitGuard'),
   'validation pipe': () => dropAppProvider('createValidationPipe'),
-  'idempotency interceptor': () => dropAppProvider('IdempotencyInterceptor'),
-  'envelope interceptor': () => dropAppProvider('EnvelopeInterceptor'),
+  // What is left of the envelope once gone: Express's own res.json of the result.
+  'success envelope (adapter)': () =>
+    replaceMethod(
+      'http/envelope-adapter',
+      'EnvelopeExpressAdapter',
+      'reply',
+      function (this: unknown, response: { json: (body: unknown) => unknown }, body: unknown) {
+        return response.json(body);
+      },
+    ),
 };
 
 if (process.argv.includes('--list')) {

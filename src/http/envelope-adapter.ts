@@ -42,10 +42,8 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
     if (body instanceof StreamedList && body.rest !== null) {
       return super.reply(response, this.streamed(body), statusCode);
     }
-    if (body instanceof AnswerText) {
-      return response.status(body.status).type(JSON_MEDIA_TYPE).send(body.text);
-    }
-    return response.status(200).type(JSON_MEDIA_TYPE).send(envelopeText(body));
+    if (body instanceof AnswerText) return sendJson(response, body.status, body.text);
+    return sendJson(response, 200, envelopeText(body));
   }
 
   /** `{"status":"success","data":[…]}`, one chunk per batch of rows. */
@@ -63,6 +61,16 @@ export class EnvelopeExpressAdapter extends ExpressAdapter {
       response.destroy?.();
     });
   }
+}
+
+/**
+ * The status and media type set on the response itself (Express's `status()` and `type()`
+ * check and parse what is known already), then Express's `send`: length, ETag, HEAD, 304.
+ */
+function sendJson(response: Response, status: number, text: string): Response {
+  response.statusCode = status;
+  response.setHeader('Content-Type', JSON_MEDIA_TYPE);
+  return response.send(text);
 }
 
 async function* envelopeChunks(list: StreamedList<unknown>): AsyncGenerator<string> {

@@ -35,14 +35,14 @@ type NodeServer = Server & { connectionsCheckingInterval: number; requireHostHea
 
 /**
  * No `X-Powered-By`, request timeouts, and the error envelope for what the HTTP server refuses
- * on its own (the security headers are set by the request hook, see securityHeaders). Acts on the Express instance and the Node server, which exist
+ * on its own (the security headers are set by the request hook, see securityHeaders; what
+ * Express would answer badly is refused by refuseMalformedRequest, which configureApp installs). Acts on the Express instance and the Node server, which exist
  * once the application is created.
  */
 export function hardenServer(app: INestApplication): void {
   const config = app.get(AppConfig);
   const express = app.getHttpAdapter().getInstance() as Express;
   express.disable('x-powered-by');
-  express.use(refuseMalformedRequest);
 
   const server = app.getHttpServer() as NodeServer;
   server.requestTimeout = config.requestTimeoutMs;
@@ -76,11 +76,7 @@ export function securityHeaders(): Array<[string, string]> {
       // does not answer.
       directives: { upgradeInsecureRequests: null },
     },
-  })(
-    {} as IncomingMessage,
-    recorder as unknown as ServerResponse,
-    () => undefined,
-  );
+  })({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
   return [...headers];
 }
 
@@ -90,7 +86,11 @@ export function securityHeaders(): Array<[string, string]> {
  * (404, where Express would fail to decode the parameter and answer 400); HTTP/1.1 without
  * `Host` (400); an `Expect` other than `100-continue` (417).
  */
-function refuseMalformedRequest(request: Request, _response: Response, next: NextFunction): void {
+export function refuseMalformedRequest(
+  request: Request,
+  _response: Response,
+  next: NextFunction,
+): void {
   try {
     decodeURIComponent(request.path);
   } catch {
