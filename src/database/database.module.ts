@@ -30,13 +30,18 @@ function withoutRequestEnhancers(module: DynamicModule): DynamicModule {
     provider !== null &&
     'provide' in provider &&
     (provider.provide === APP_GUARD || provider.provide === APP_INTERCEPTOR);
+  // Only the modules that hold one are copied: a copy of any other (TypeORM's root, which the
+  // transactional plugin imports too) would be a second module, with a second connection.
+  const holdsOne = (imported: unknown): imported is DynamicModule =>
+    typeof imported === 'object' &&
+    imported !== null &&
+    'module' in imported &&
+    ((imported as DynamicModule).providers ?? []).some(enhancer);
   return {
     ...module,
     providers: module.providers?.filter((provider) => !enhancer(provider)),
     imports: module.imports?.map((imported) =>
-      typeof imported === 'object' && 'module' in imported
-        ? withoutRequestEnhancers(imported)
-        : imported,
+      holdsOne(imported) ? withoutRequestEnhancers(imported) : imported,
     ),
   };
 }
