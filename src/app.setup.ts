@@ -1,8 +1,9 @@
 import { INestApplication } from '@nestjs/common';
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import { Logger } from 'nestjs-pino';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { EnvelopeExpressAdapter } from './http/envelope-adapter';
+import { inSequence } from './http/in-sequence';
 import { MethodNotAllowedMiddleware } from './http/method-not-allowed.middleware';
 import { RequestHook } from './http/request-hook';
 import { hardenServer, refuseMalformedRequest } from './http/server-hardening';
@@ -33,20 +34,6 @@ export function configureApp(app: INestApplication): INestApplication {
   );
   setupOpenApi(app);
   return app;
-}
-
-/** Middleware run one after the other as one; the first error ends the run. */
-function inSequence(middleware: RequestHandler[]): RequestHandler {
-  return (request, response, next) => {
-    const run = (index: number, error?: unknown): void => {
-      if (error !== undefined || index === middleware.length) {
-        next(error);
-        return;
-      }
-      void middleware[index](request, response, (nextError?: unknown) => run(index + 1, nextError));
-    };
-    run(0);
-  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { parse } from 'lossless-json';
 import multer, { MulterError } from 'multer';
 import { AppConfig } from '../config/app-config';
 import { JsonNumberText } from '../common/json-number-text';
+import { inSequence } from './in-sequence';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -89,20 +90,21 @@ function verifyUtf8(
  */
 @Injectable()
 export class BodyParsingMiddleware implements NestMiddleware {
-  private readonly parsers: RequestHandler[];
+  /** The parsers in turn: each takes the body only if it is its type. */
+  private readonly parse: RequestHandler;
 
   constructor(config: AppConfig) {
     const limit = config.bodyLimit;
     const fieldLimits = { fieldSize: 64 * 1024, fields: 10_000, parts: 10_000 };
     const multipart = multer({ limits: fieldLimits }).none();
-    this.parsers = [
+    this.parse = inSequence([
       express.text({ type: JSON_TYPES, limit, verify: verifyUtf8 }),
       parseJsonText,
       express.urlencoded({ extended: true, limit, parameterLimit: 10_000, verify: verifyUtf8 }),
       limitMultipartBody(parseBytes(limit) ?? 0),
       (request, response, next) =>
         multipart(request, response, (error?: unknown) => next(describeMultipartError(error))),
-    ];
+    ]);
   }
 
   use(request: Request, response: Response, next: NextFunction): void {
@@ -120,14 +122,7 @@ export class BodyParsingMiddleware implements NestMiddleware {
       );
       return;
     }
-    const run = (index: number, error?: unknown): void => {
-      if (error !== undefined || index === this.parsers.length) {
-        next(error);
-        return;
-      }
-      this.parsers[index](request, response, (nextError?: unknown) => run(index + 1, nextError));
-    };
-    run(0);
+    void this.parse(request, response, next);
   }
 }
 
