@@ -57,10 +57,11 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
 
   beforeAll(async () => {
     test = await createTestApp({
-      // Webhook URLs name loopback (the address rule lifted), and no delivery worker runs
-      // (OUTBOX_POLL_MS=0: none, not merely a slow one), so the seeded deliveries stay queued
-      // and no attempt is written however long the run takes.
-      env: { WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOX_POLL_MS: '0' },
+      // The address rule holds (non-public webhook URLs are among the defects; valid ones name
+      // a public address), and no delivery worker runs (OUTBOX_POLL_MS=0: none, not merely a
+      // slow one), so the seeded deliveries stay queued and no attempt is written however long
+      // the run takes.
+      env: { WEBHOOK_ALLOW_PRIVATE: 'false', OUTBOX_POLL_MS: '0' },
     });
     const { http } = test;
     const [client, other, archivedClient] = [

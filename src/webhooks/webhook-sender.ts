@@ -1,8 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { AppConfig } from '../config/app-config';
+import { isPublicAddress } from './domain/destination';
 
 /** The most of an answer read and kept: the rest is never read. */
 export const RESPONSE_BODY_LIMIT = 1024;
@@ -24,9 +28,11 @@ export interface WebhookAttempt {
 /**
  * POSTs webhooks. Connections go through request-filtering-agent, which checks the address a
  * host resolves to at connection time (so DNS cannot be changed between the check and the
- * request) and refuses every non-public one unless WEBHOOK_ALLOW_PRIVATE=true. Redirects are
- * not followed (node:http never does); the whole attempt, connection to last byte, has one
- * deadline; the answer is read up to 1 KiB.
+ * request) and refuses every non-public one unless WEBHOOK_ALLOW_PRIVATE=true; the agents here
+ * put the service's own address rule (isPublicAddress, the one the add check asks) in front of
+ * its check, since ipaddr.js alone takes `::127.0.0.1` for public. Redirects are not followed
+ * (node:http never does); the whole attempt, connection to last byte, has one deadline; the
+ * answer is read up to 1 KiB.
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
@@ -42,8 +48,12 @@ export class WebhookSender implements OnApplicationShutdown {
       allowPrivateIPAddress: config.webhookAllowPrivate,
       allowMetaIPAddress: false,
     };
-    this.httpAgent = new RequestFilteringHttpAgent(options);
-    this.httpsAgent = new RequestFilteringHttpsAgent(options);
+    this.httpAgent = config.webhookAllowPrivate
+      ? new RequestFilteringHttpAgent(options)
+      : new PublicOnlyHttpAgent(options);
+    this.httpsAgent = config.webhookAllowPrivate
+      ? new RequestFilteringHttpsAgent(options)
+      : new PublicOnlyHttpsAgent(options);
   }
 
   /** After the runner has stopped (module destroy), so no job still uses it. */
@@ -129,6 +139,62 @@ export class WebhookSender implements OnApplicationShutdown {
       request.end(body);
     });
   }
+}
+
+type ConnectionOptions = net.TcpNetConnectOpts;
+type ConnectionCallback = (error: Error | null, socket: Duplex) => void;
+
+/** Refuses a connection to a non-public IP literal, and a host that resolves to one. */
+class PublicOnlyHttpAgent extends RequestFilteringHttpAgent {
+  override createConnection(options: ConnectionOptions, callback?: ConnectionCallback) {
+    return refusedSocket(options, callback) ?? super.createConnection(checked(options), callback);
+  }
+}
+
+class PublicOnlyHttpsAgent extends RequestFilteringHttpsAgent {
+  override createConnection(options: ConnectionOptions, callback?: ConnectionCallback) {
+    return refusedSocket(options, callback) ?? super.createConnection(checked(options), callback);
+  }
+}
+
+function addressRefused(address: string): Error {
+  return new Error(`The address ${address} is not allowed: it is not a public address`);
+}
+
+/** A socket that fails at once, as request-filtering-agent answers a refused address. */
+function refusedSocket(
+  options: ConnectionOptions,
+  callback?: ConnectionCallback,
+): net.Socket | undefined {
+  const host = options.host;
+  if (typeof host !== 'string' || net.isIP(host) === 0 || isPublicAddress(host)) return undefined;
+  const socket = new net.Socket();
+  if (callback) callback(addressRefused(host), socket);
+  else socket.destroy(addressRefused(host));
+  return socket;
+}
+
+/** The connection's options with a lookup that refuses any non-public address it resolves to. */
+function checked(options: ConnectionOptions): ConnectionOptions {
+  const resolve = (options.lookup ?? dns.lookup) as typeof dns.lookup;
+  const lookup = (
+    hostname: string,
+    lookupOptions: dns.LookupOptions,
+    callback: (
+      error: NodeJS.ErrnoException | null,
+      address: string | dns.LookupAddress[],
+      family?: number,
+    ) => void,
+  ): void => {
+    resolve(hostname, lookupOptions, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const addresses = Array.isArray(address) ? address.map((found) => found.address) : [address];
+      const refused = addresses.find((found) => !isPublicAddress(found));
+      if (refused !== undefined) return callback(addressRefused(refused), address, family);
+      callback(null, address, family);
+    });
+  };
+  return { ...options, lookup };
 }
 
 /** A short code for why no answer came; never the error's message, which may quote the URL. */

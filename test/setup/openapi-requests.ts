@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify as formEncode } from 'qs';
 import { listedValues } from '../../src/openapi/any-case-pattern';
+import { embeddedIPv4Urls } from './address-forms';
 
 /*
  * Requests that are certainly invalid, derived from the committed OpenAPI document
@@ -271,7 +272,7 @@ const ROUTE_WORDS = new Set([
 
 /**
  * Not an absolute http(s) URL naming a host, or one carrying credentials (docs/events.md, Safe
- * by default). The addresses are all loopback: only the address rule is lifted in the run.
+ * by default).
  */
 const MALFORMED_URLS = [
   'hooks.example.com/invoicing',
@@ -293,6 +294,23 @@ const MALFORMED_URLS = [
   'http://user:secret@127.0.0.1:9/hook',
   'https://user@127.0.0.1:9/hook',
   'http://:secret@127.0.0.1:9/hook',
+];
+
+/**
+ * Well-formed URLs whose host is not a public address: loopback, private, link-local, metadata
+ * and unspecified, as IPv4, as names, and in every IPv6 form that carries an IPv4 address.
+ */
+const NON_PUBLIC_URLS = [
+  'http://127.0.0.1:9/hook',
+  'http://localhost:9/hook',
+  'http://[::1]/hook',
+  'http://10.1.2.3/hook',
+  'http://169.254.169.254/latest/meta-data',
+  'http://0.0.0.0/hook',
+  'http://2130706433/hook',
+  'http://0x7f.1/hook',
+  'https://[fd00:ec2::254]/hook',
+  ...embeddedIPv4Urls().map(([, url]) => url),
 ];
 
 const KNOWN_CURRENCIES = new Set(currencyCodes.codes().map((code) => code.toUpperCase()));
@@ -551,6 +569,7 @@ function textDefects(schema: Schema, context: FieldContext): Array<fc.Arbitrary<
   if (schema.format === 'date') found.push(constants('impossible date', MALFORMED_DATES));
   if (isHttpUrl(schema)) {
     found.push(constants('not an http(s) URL', MALFORMED_URLS));
+    found.push(constants('not a public address', NON_PUBLIC_URLS));
     // Blank, required or not: no URL at all.
     if ((schema.minLength ?? 0) < 1) found.push(constants('blank URL', BLANK));
   }
@@ -766,10 +785,10 @@ function isHttpUrl(schema: Schema): boolean {
 }
 
 /**
- * Where valid webhook URLs point: loopback, which the app under test accepts
- * (WEBHOOK_ALLOW_PRIVATE=true), on the discard port; no delivery is made during the run.
+ * Where valid webhook URLs point: a public address, written as one (no lookup), on the discard
+ * port; the app under test keeps the address rule, and makes no delivery during the run.
  */
-export const VALID_URL = 'http://127.0.0.1:9/hook';
+export const VALID_URL = 'http://93.184.215.14:9/hook';
 
 /** The live record a valid body's reference names. */
 function namedRecord(name: string, context: BaseContext): string {

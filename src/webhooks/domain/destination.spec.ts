@@ -1,4 +1,5 @@
-import { isPublicAddress, urlProblem } from './destination';
+import { embeddedIPv4Hosts, NON_PUBLIC_IPV4 } from '../../../test/setup/address-forms';
+import { hostOf, isPublicAddress, urlProblem } from './destination';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -23,12 +24,31 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    'accepts %s',
+  it.each(
+    NON_PUBLIC_IPV4.flatMap(([what, ipv4]) =>
+      embeddedIPv4Hosts(ipv4).map(([form, host]) => [`${what}, ${form}`, host]),
+    ),
+  )('refuses %s: %s', (_, host) => {
+    expect(isPublicAddress(hostOf(new URL(`http://${host}/`)))).toBe(false);
+  });
+
+  it.each(['64:ff9b::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7'])(
+    'refuses a transition address whatever it carries: %s',
     (address) => {
-      expect(isPublicAddress(address)).toBe(true);
+      expect(isPublicAddress(address)).toBe(false);
     },
   );
+
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    // IPv4-compatible: judged by the public address it carries.
+    '::808:808',
+  ])('accepts %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
 });
 
 describe('urlProblem', () => {
