@@ -2,6 +2,7 @@ import { eventually } from './setup/eventually';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
 import { WebhookDto, WebhookWithSecretDto } from '../src/webhooks/dto/webhook-response.dto';
 import { createClient } from './factories/clients';
 import { createExpense } from './factories/expenses';
@@ -14,6 +15,7 @@ import {
   keysOf,
   parseTimestamp,
 } from './setup/expectations';
+import { embeddedIPv4Urls } from './setup/address-forms';
 import { ReceivedWebhook, verifiesWith, WebhookReceiver } from './setup/webhook-receiver';
 
 /*
@@ -681,6 +683,63 @@ describe('Webhooks', () => {
         expect(rotation).toBeDefined();
         expect(JSON.stringify(rotation)).not.toContain('whsec_');
       });
+
+      it('shows a secret once: a replay with the Idempotency-Key answers the endpoint without it, and no stored answer holds it', async () => {
+        const dataSource = test.app.get(DataSource);
+        const path = receiver.newPath('replayed');
+        secrets.paths.add(path);
+        const input = { url: receiver.url(path), events: ['client.created'] };
+        const addKey = `add-${randomBytes(8).toString('hex')}`;
+        const first = await test.http
+          .post('/v1/webhook/add')
+          .set('Idempotency-Key', addKey)
+          .send(input);
+        const [added] = expectSuccess(first).webhook as WebhookWithSecret[];
+        secrets.remember(added);
+        live.push(added.id);
+        expect(added.secret).toMatch(SECRET);
+        expect(first.headers['idempotent-replayed']).toBeUndefined();
+
+        const replayedAdd = await test.http
+          .post('/v1/webhook/add')
+          .set('Idempotency-Key', addKey)
+          .send(input);
+        expect(replayedAdd.headers['idempotent-replayed']).toBe('true');
+        const [again] = expectSuccess(replayedAdd).webhook as Webhook[];
+        expect(keysOf(again)).toEqual(WEBHOOK_KEYS);
+        const { secret: _added, ...withoutSecret } = added;
+        expect(again).toEqual(withoutSecret);
+        expect(await listWebhooks(test.http)).toHaveLength(live.length);
+
+        const rotateKey = `rotate-${randomBytes(8).toString('hex')}`;
+        const rotate = () =>
+          test.http.post(`/v1/webhook/${added.id}/rotate-secret`).set('Idempotency-Key', rotateKey);
+        const [rotated] = expectSuccess(await rotate()).webhook as WebhookWithSecret[];
+        secrets.remember(rotated);
+        expect(rotated.secret).toMatch(SECRET);
+        expect(rotated.secret).not.toBe(added.secret);
+        const replayedRotation = await rotate();
+        expect(replayedRotation.headers['idempotent-replayed']).toBe('true');
+        const [rotatedAgain] = expectSuccess(replayedRotation).webhook as Webhook[];
+        const { secret: _rotated, ...rotatedWithoutSecret } = rotated;
+        expect(rotatedAgain).toEqual(rotatedWithoutSecret);
+        // The replay rotated nothing: deliveries are signed with the secret the first answer gave.
+        receiver.expectSecret(path, rotated.secret);
+        await createClient(test.http);
+        await deliveriesWhen(test.http, added.id, 1, 'delivered');
+        expect(verifiesWith(receiver.requestsTo(path)[0], rotated.secret)).toBe(true);
+
+        // The stored answers are there (both keys), and neither holds a secret.
+        const stored = await dataSource.query<Array<{ response_body: string }>>(
+          'SELECT response_body FROM idempotency_keys WHERE response_body IS NOT NULL',
+        );
+        const bodies = stored.map((row) => row.response_body);
+        expect(bodies.filter((body) => body.includes(`"id":"${added.id}"`))).toHaveLength(2);
+        const forbidden = [added.secret, rotated.secret, 'whsec_', '"secret"'];
+        expect(forbidden.filter((value) => bodies.some((body) => body.includes(value)))).toEqual(
+          [],
+        );
+      });
     });
 
     describe('logs', () => {
@@ -951,6 +1010,8 @@ describe('Webhooks', () => {
           WEBHOOK_ALLOW_PRIVATE: 'false',
           OUTBOX_POLL_MS: '20',
           WEBHOOK_RETRY_DELAYS_MS: '20,20',
+          // An address let through that leads nowhere fails in a second, not ten.
+          WEBHOOK_TIMEOUT_MS: '1000',
         },
       });
     });
@@ -978,6 +1039,74 @@ describe('Webhooks', () => {
         ['url'],
       );
       expect(await listWebhooks(strict.http)).toEqual(before);
+    });
+
+    it('refuses every IPv6 form that carries a loopback, private or metadata IPv4 address, on add and on update', async () => {
+      const before = await listWebhooks(strict.http);
+      const forms = embeddedIPv4Urls('/embedded');
+      expect(forms.length).toBeGreaterThan(70);
+      const accepted: string[] = [];
+      for (const [what, url] of forms) {
+        const response = await strict.http.post('/v1/webhook/add').send({ url, events: ['*'] });
+        if (response.status !== 422) accepted.push(`${what}: ${url} answered ${response.status}`);
+        else expectValidationError(response, ['url']);
+      }
+      expect(accepted).toEqual([]);
+      expect(await listWebhooks(strict.http)).toEqual(before);
+
+      const added = await addWebhook(
+        owner.http,
+        { url: receiver.url(receiver.newPath('embedded-update')), events: ['invoice.voided'] },
+        secrets,
+      );
+      for (const [what, url] of forms) {
+        const response = await strict.http.put(`/v1/webhook/${added.id}`).send({ url });
+        if (response.status !== 422) accepted.push(`${what}: ${url} answered ${response.status}`);
+      }
+      expect(accepted).toEqual([]);
+      expect((await readWebhook(strict.http, added.id)).url).toBe(added.url);
+      expectSuccess(await owner.http.delete(`/v1/webhook/${added.id}`));
+    });
+
+    it('refuses every embedded IPv4 form again at delivery: ADDRESS_REFUSED, and the receiver gets nothing', async () => {
+      // Stored by the instance that allows private addresses, each aimed at the receiver's
+      // port, so that a form the strict worker let through would reach it (or fail otherwise).
+      const forms = embeddedIPv4Urls().map(([what, url]) => {
+        const path = receiver.newPath('embedded');
+        const target = new URL(url);
+        return {
+          what,
+          path,
+          url: `http://${target.host.replace(/:\d+$/, '')}:${receiver.port}${path}`,
+        };
+      });
+      const endpoints = [];
+      for (const form of forms) {
+        secrets.paths.add(form.path);
+        const webhook = await addWebhook(
+          owner.http,
+          { url: form.url, events: ['expense.created'] },
+          secrets,
+        );
+        endpoints.push({ ...form, webhook });
+      }
+      await createExpense(owner.http);
+
+      const wrong: string[] = [];
+      for (const { what, url, webhook } of endpoints) {
+        const [failed] = await deliveriesWhen(owner.http, webhook.id, 1, 'failed');
+        const errors = failed.attempt_log.map(
+          ({ status_code, error }) => `${status_code} ${error}`,
+        );
+        if (errors.join() !== Array(3).fill('null ADDRESS_REFUSED').join()) {
+          wrong.push(`${what} (${url}): ${errors.join(', ')}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(forms.flatMap(({ path }) => receiver.requestsTo(path))).toEqual([]);
+      for (const { webhook } of endpoints) {
+        expectSuccess(await owner.http.delete(`/v1/webhook/${webhook.id}`));
+      }
     });
 
     it('refuses a private URL on update', async () => {

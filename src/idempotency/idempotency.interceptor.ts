@@ -5,6 +5,7 @@ import {
   NestInterceptor,
   StreamableFile,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -13,6 +14,7 @@ import { Database } from '../database/database';
 import { apiKeyOf } from '../http/auth/api-key.guard';
 import { AnswerText, envelopeText } from '../http/envelope-adapter';
 import { IdempotencyStore } from './idempotency-store';
+import { KEPT_ANSWER, KeptAnswer } from './idempotent.decorator';
 import { requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -34,7 +36,8 @@ class LostClaim extends DomainException {
  * answer; with another request, or while the first runs, it answers 409. A failed request
  * (validation, 404, 409, 503, …) gives its key back.
  *
- * It keeps and replays the answer's final text (the envelope's, see envelope-adapter.ts).
+ * It keeps and replays the answer's final text (the envelope's, see envelope-adapter.ts), or
+ * of the part a route keeps (`@Idempotent({ keep })`: a webhook's answer without its secret).
  * Only POST and PUT routes have it (`@Idempotent()`): a GET pays nothing for it.
  */
 @Injectable()
@@ -42,6 +45,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     private readonly store: IdempotencyStore,
     private readonly database: Database,
+    private readonly reflector: Reflector,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler<unknown>): Observable<unknown> {
@@ -49,7 +53,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const key = request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
     if (!KEYED_METHODS.has(request.method) || key === undefined) return next.handle();
     const response = context.switchToHttp().getResponse<Response>();
-    return from(this.answer(request, response, readKey(key), next));
+    const keep = this.reflector.get<KeptAnswer | undefined>(KEPT_ANSWER, context.getHandler());
+    return from(this.answer(request, response, readKey(key), next, keep));
   }
 
   private async answer(
@@ -57,6 +62,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     response: Response,
     key: string,
     next: CallHandler<unknown>,
+    keep: KeptAnswer | undefined,
   ): Promise<unknown> {
     const id = {
       scope: apiKeyOf(request)?.id ?? '',
@@ -82,7 +88,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         // Every POST and PUT answers the envelope; anything else (a file) is not kept, only run.
         if (result instanceof StreamableFile || response.headersSent) return result;
         const answer = new AnswerText(200, envelopeText(result));
-        if (!(await this.store.complete(claim, answer.status, answer.text))) throw new LostClaim();
+        const kept = keep ? envelopeText(keep(result as never)) : answer.text;
+        if (!(await this.store.complete(claim, answer.status, kept))) throw new LostClaim();
         return answer;
       });
     } catch (error) {

@@ -13,6 +13,7 @@ import {
   WebhookResponseDto,
   WebhookSecretResponseDto,
 } from './dto/webhook-response.dto';
+import { withoutSecret } from './webhooks.mapper';
 import { WebhooksService } from './webhooks.service';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
@@ -38,11 +39,11 @@ export class WebhooksController {
   }
 
   @Post('add')
-  @Idempotent()
+  @Idempotent({ keep: withoutSecret })
   @ApiEndpoint({
     summary: 'Add a webhook endpoint',
     description:
-      'Beyond the specification: events of the listed types are POSTed to url, signed as Standard Webhooks specifies. The answer carries the signing secret, shown only here and by rotate-secret.',
+      'Beyond the specification: events of the listed types are POSTed to url, signed as Standard Webhooks specifies. The answer carries the signing secret, shown only here and by rotate-secret; a replay of this request with its Idempotency-Key answers the endpoint without it.',
     body: CreateWebhookDto,
     success: WebhookSecretResponseDto,
     errors: { 422: URL_REFUSED },
@@ -111,11 +112,11 @@ export class WebhooksController {
   }
 
   @Post(':id/rotate-secret')
-  @Idempotent()
+  @Idempotent({ keep: withoutSecret })
   @ApiEndpoint({
     summary: 'Rotate a webhook endpoint’s secret',
     description:
-      'Beyond the specification: a new secret, shown only in this answer; every delivery from now on is signed with it alone.',
+      'Beyond the specification: a new secret, shown only in this answer (a replay with its Idempotency-Key answers the endpoint without it; rotate again for a new one); every delivery from now on is signed with it alone.',
     pathId: 'Id of the endpoint',
     success: WebhookSecretResponseDto,
     errors: { 404: NOT_FOUND },

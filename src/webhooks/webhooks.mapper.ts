@@ -3,6 +3,8 @@ import {
   WebhookAttemptDto,
   WebhookDeliveryDto,
   WebhookDto,
+  WebhookResponseDto,
+  WebhookSecretResponseDto,
   WebhookWithSecretDto,
 } from './dto/webhook-response.dto';
 import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.entity';
@@ -24,6 +26,14 @@ export function toOutput(endpoint: WebhookEndpoint): WebhookDto {
 
 export function toOutputWithSecret(endpoint: WebhookEndpoint): WebhookWithSecretDto {
   return { ...toOutput(endpoint), secret: endpoint.secret };
+}
+
+/**
+ * What an Idempotency-Key keeps of an answer with the secret, to replay: the endpoint without
+ * it. The secret exists in plain text only in the endpoint's row (rotate again for a new one).
+ */
+export function withoutSecret(answer: WebhookSecretResponseDto): WebhookResponseDto {
+  return { webhook: answer.webhook.map(({ secret: _secret, ...endpoint }) => endpoint) };
 }
 
 export function toDeliveryOutput(

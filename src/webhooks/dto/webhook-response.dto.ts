@@ -37,15 +37,16 @@ export class WebhookDto {
   updated_at: string;
 }
 
-/** An endpoint with its secret: only from add and rotate-secret. */
+/** An endpoint with its secret: only from add and rotate-secret, and not in their replays. */
 export class WebhookWithSecretDto extends WebhookDto {
   @ApiProperty({
     type: 'string',
+    required: false,
     pattern: '^whsec_[A-Za-z0-9+/=]+$',
     description:
-      'The signing secret, whsec_ + base64 of 32 random bytes: shown only here; keep it, it cannot be read again (rotate it to get a new one)',
+      'The signing secret, whsec_ + base64 of 32 random bytes: shown only here; keep it, it cannot be read again (rotate it to get a new one). Absent from a replay of the request with its Idempotency-Key',
   })
-  secret: string;
+  secret?: string;
 }
 
 /** `POST /webhook/add`, `POST /webhook/{id}/rotate-secret`. */
