@@ -58,3 +58,16 @@ describe('AppConfig: the issuer and the document locale', () => {
     expect(config.documentLocale).toBe('de');
   });
 });
+
+describe('AppConfig: the outbox lease', () => {
+  it('is two minutes unless set', () => {
+    expect(configOf({}).outboxLeaseMs).toBe(120_000);
+    expect(configOf({ OUTBOX_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '2500' }).outboxLeaseMs).toBe(
+      5000,
+    );
+  });
+
+  it('is twice WEBHOOK_TIMEOUT_MS when that is longer than two minutes', () => {
+    expect(configOf({ WEBHOOK_TIMEOUT_MS: '90000' }).outboxLeaseMs).toBe(180_000);
+  });
+});

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { DocumentLocale, Issuer } from '../documents/pdf/document-view';
-import { EnvironmentVariables, splitKeys } from './environment';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, EnvironmentVariables, splitKeys } from './environment';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/invoicing.sqlite';
 
@@ -171,6 +171,17 @@ export class AppConfig {
   }
 
   /**
+   * How long a claimed e-mail or webhook is held before another instance may take it again:
+   * only an instance that died lets a lease run out (a live one ends or gives back its claims).
+   * Default two minutes, or twice WEBHOOK_TIMEOUT_MS when that is longer; never less than that.
+   */
+  get outboxLeaseMs(): number {
+    return (
+      this.read('OUTBOX_LEASE_MS') ?? Math.max(DEFAULT_OUTBOX_LEASE_MS, 2 * this.webhookTimeoutMs)
+    );
+  }
+
+  /**
    * Whether webhook URLs may name loopback, private, link-local and other non-public
    * addresses: off by default, since a webhook is a request the service makes into its own
    * network; on for tests and an internal cluster.
@@ -181,13 +192,9 @@ export class AppConfig {
 
   /** The longest one webhook attempt may take, connection to last byte read. */
   get webhookTimeoutMs(): number {
-    return this.read('WEBHOOK_TIMEOUT_MS') ?? 10_000;
+    return this.read('WEBHOOK_TIMEOUT_MS') ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
   }
 
-  /**
-   * The wait after each failed webhook attempt; when they are spent the delivery is failed.
-   * Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about three days.
-   */
   /**
    * The reminder steps, days relative to the due date, ascending and each once; empty (the
    * default) sends no reminders. Each is within ±365 days.
@@ -204,6 +211,10 @@ export class AppConfig {
     return this.read('REMINDER_SCAN_MS') ?? 60_000;
   }
 
+  /**
+   * The wait after each failed webhook attempt; when they are spent the delivery is failed.
+   * Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about three days.
+   */
   get webhookRetryDelaysMs(): number[] {
     const given = this.read('WEBHOOK_RETRY_DELAYS_MS');
     if (given === undefined) return DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
@@ -216,6 +227,7 @@ export class AppConfig {
   }
 }
 
+const DEFAULT_OUTBOX_LEASE_MS = 120_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [

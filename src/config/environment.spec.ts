@@ -36,6 +36,9 @@ describe('validateEnvironment', () => {
     ['SHUTDOWN_TIMEOUT_MS', 'soon'],
     ['OUTBOX_POLL_MS', '5'],
     ['OUTBOX_POLL_MS', '-1'],
+    ['OUTBOX_LEASE_MS', '1999'],
+    ['OUTBOX_LEASE_MS', 'soon'],
+    ['OUTBOX_LEASE_MS', '3600001'],
     ['REMINDER_DAYS', '1,x'],
     ['REMINDER_DAYS', '1.5'],
     ['REMINDER_DAYS', '366'],
@@ -82,6 +85,18 @@ describe('validateEnvironment', () => {
   it('takes OUTBOX_POLL_MS=0 as "no delivery worker here", otherwise 10 ms at least', () => {
     expect(validateEnvironment({ OUTBOX_POLL_MS: '0' }).OUTBOX_POLL_MS).toBe(0);
     expect(validateEnvironment({ OUTBOX_POLL_MS: '10' }).OUTBOX_POLL_MS).toBe(10);
+  });
+
+  it('refuses an OUTBOX_LEASE_MS shorter than twice WEBHOOK_TIMEOUT_MS, naming both', () => {
+    expect(() => validateEnvironment({ OUTBOX_LEASE_MS: '19999' })).toThrow(
+      /OUTBOX_LEASE_MS.*WEBHOOK_TIMEOUT_MS \(10000\)/,
+    );
+    expect(() =>
+      validateEnvironment({ OUTBOX_LEASE_MS: '5000', WEBHOOK_TIMEOUT_MS: '3000' }),
+    ).toThrow(/OUTBOX_LEASE_MS.*WEBHOOK_TIMEOUT_MS \(3000\)/);
+    expect(
+      validateEnvironment({ OUTBOX_LEASE_MS: '6000', WEBHOOK_TIMEOUT_MS: '3000' }).OUTBOX_LEASE_MS,
+    ).toBe(6000);
   });
 
   it.each([...DOCUMENT_LOCALES])('accepts DOCUMENT_LOCALE=%s', (locale) => {

@@ -234,6 +234,14 @@ export class EnvironmentVariables {
   @Max(60_000)
   OUTBOX_POLL_MS?: number;
 
+  // How long a claimed e-mail or webhook is held before another instance may take it.
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(2_000)
+  @Max(3_600_000)
+  OUTBOX_LEASE_MS?: number;
+
   @IsOptional()
   @IsBooleanString()
   WEBHOOK_ALLOW_PRIVATE?: string;
@@ -272,6 +280,8 @@ export class EnvironmentVariables {
   REMINDER_SCAN_MS?: number;
 }
 
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */
 export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {
   // `NAME=` (empty) means unset, as in most shells and compose files: the default applies.
@@ -284,6 +294,12 @@ export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVa
   }
   if (env.REMINDER_DAYS?.split(',').some((day) => Math.abs(Number(day.trim())) > 365)) {
     messages.push('REMINDER_DAYS must be days from -365 to 365');
+  }
+  const webhookTimeoutMs = env.WEBHOOK_TIMEOUT_MS ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  if (env.OUTBOX_LEASE_MS !== undefined && env.OUTBOX_LEASE_MS < 2 * webhookTimeoutMs) {
+    messages.push(
+      `OUTBOX_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs}): a live attempt must end well within its lease`,
+    );
   }
   const full = splitKeys(env.API_KEYS);
   const readOnly = splitKeys(env.API_KEYS_READONLY);

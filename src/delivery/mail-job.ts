@@ -19,7 +19,10 @@ import {
   OutgoingMail,
 } from './mail-transport';
 
-/** The longest one message may take to hand over, whatever the server does (it may trickle). */
+/**
+ * The longest one message may take to hand over, whatever the server does (it may trickle);
+ * never more than half the lease, so that a live attempt ends well within its claim.
+ */
 const SEND_DEADLINE_MS = 60_000;
 /** Pauses before writing `sent` again when the database refused it. */
 const MARK_SENT_RETRY_PAUSES_MS = [100, 1_000];
@@ -70,7 +73,9 @@ export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnApplicat
   async run(message: Claimed<OutboxMessage>, cutOff: AbortSignal): Promise<void> {
     try {
       const mail = await this.compose(message);
-      const deadline = AbortSignal.timeout(SEND_DEADLINE_MS);
+      const deadline = AbortSignal.timeout(
+        Math.min(SEND_DEADLINE_MS, this.config.outboxLeaseMs / 2),
+      );
       await this.transport.send(mail, AbortSignal.any([cutOff, deadline]));
     } catch (error) {
       // Cut off by a stop: the runner gives the claim back, the attempt not counted.

@@ -2,13 +2,6 @@ import { EntityTarget, In } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Database } from '../database/database';
 
-/**
- * How long a claim holds a row. Only a crashed instance lets one run out: a live runner ends
- * every attempt well within it (timeouts and a deadline per job), and returns its claims to
- * the queue when it stops.
- */
-export const LEASE_MS = 5 * 60 * 1000;
-
 /** The columns every outbox table has: what makes it a queue. */
 export interface QueueRow {
   id: number;
@@ -35,12 +28,17 @@ export class ClaimQueue<T extends QueueRow> {
   ) {}
 
   /**
-   * Claims up to `limit` due rows: marks them `sending` under a lease and counts the attempt.
+   * Claims up to `limit` due rows: marks them `sending` under a lease of `leaseMs` and counts
+   * the attempt. Only a crashed instance lets a lease run out: a live runner ends every attempt
+   * well within it (timeouts and a deadline per job), and returns its claims when it stops.
    * On MySQL/MariaDB `FOR UPDATE SKIP LOCKED` lets instances claim side by side, each passing
    * over the rows another is claiming; on SQLite the write queue runs one claim at a time.
    * Rows whose lease ran out after their last attempt are failed instead (`exhausted`).
    */
-  claim(limit: number, maxAttempts: number): Promise<{ claimed: Claimed<T>[]; exhausted: T[] }> {
+  claim(
+    limit: number,
+    { maxAttempts, leaseMs }: { maxAttempts: number; leaseMs: number },
+  ): Promise<{ claimed: Claimed<T>[]; exhausted: T[] }> {
     return this.database.transaction(async () => {
       const manager = this.database.manager;
       const now = new Date();
@@ -67,7 +65,7 @@ export class ClaimQueue<T extends QueueRow> {
         } as unknown as QueryDeepPartialEntity<T>);
       }
       if (claimed.length > 0) {
-        const lease = { claimedAt: now, nextAttemptAt: new Date(now.getTime() + LEASE_MS) };
+        const lease = { claimedAt: now, nextAttemptAt: new Date(now.getTime() + leaseMs) };
         await manager.update(this.entity, { id: In(claimed.map((job) => job.id)) }, {
           status: 'sending',
           attempts: () => 'attempts + 1',

@@ -99,7 +99,10 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
       const free = kind.concurrency - running.size;
       let claimed: Claimed<QueueRow>[] = [];
       try {
-        const batch = await kind.queue.claim(free, kind.maxAttempts);
+        const batch = await kind.queue.claim(free, {
+          maxAttempts: kind.maxAttempts,
+          leaseMs: this.config.outboxLeaseMs,
+        });
         for (const job of batch.exhausted) kind.gaveUp(job, 'lease expired');
         claimed = batch.claimed;
         if (claimsFailing) this.logger.log(`${kind.name}: the outbox can be read again`);
