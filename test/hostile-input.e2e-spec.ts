@@ -1272,6 +1272,12 @@ describe('Hostile input', () => {
       ['expense', 'currency[]=USD'],
       ['expense', 'from=2026-13-45'],
       ['expense', 'to=yesterday'],
+      ['expense', 'from=2026-02-01&to=2026-01-31'],
+      // A key naming a property of Object.prototype must not make the parameter vanish.
+      ['invoice', 'payment_status[__proto__]=Paid'],
+      ['invoice', 'status[toString]=paid'],
+      ['estimate', 'accepted[constructor]=True'],
+      ['expense', 'category[hasOwnProperty]=Travel'],
     );
     for (const [resource, query] of refused) {
       findings.expect(
@@ -1299,10 +1305,11 @@ describe('Hostile input', () => {
     // A NUL in the search is refused: SQLite's LIKE would stop at it and match every client.
     findings.expect('GET /v1/client/all?q=%00', await http.get('/v1/client/all?q=%00'), 422);
     findings.expect('GET /v1/client/all?q=a%00b', await http.get('/v1/client/all?q=a%00b'), 422);
+    // A range that ends before it begins is refused, as the reports refuse it.
     findings.expect(
       'GET /v1/invoice/all?from=2026-03-02&to=2026-03-01',
       await http.get('/v1/invoice/all?from=2026-03-02&to=2026-03-01'),
-      200,
+      422,
     );
     // A list reads its parameters from a body too.
     findings.expect(

@@ -9,6 +9,7 @@ import { addExpense, ExpenseOutput } from './factories/expenses';
 import { createInvoice, InvoiceOutput, lineItems } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectSuccess, expectValidationError } from './setup/expectations';
+import { readOpenApiDocument } from './setup/openapi-requests';
 import { QueryCounter } from './setup/query-counter';
 
 /*
@@ -105,6 +106,59 @@ describe('Lists: paging and filters', () => {
   const expectRefused = async (base: string, params: Params, fields: string[]) => {
     expectValidationError(await test.http.get(withQuery(base, params)), fields);
   };
+
+  /** Every GET operation with its query parameters, from the OpenAPI document; ids are 1. */
+  const queried = Object.entries(readOpenApiDocument().paths).flatMap(([template, methods]) => {
+    const names = (methods.get?.parameters ?? [])
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => parameter.name);
+    return names.length === 0 ? [] : [{ path: template.replace('{id}', '1'), names }];
+  });
+
+  describe('one rule for every date range: to before from answers 422 naming to', () => {
+    const ranged = queried.filter(({ names }) => names.includes('from') && names.includes('to'));
+
+    it('covers the lists and the reports', () => {
+      expect(ranged.map(({ path }) => path)).toEqual(
+        expect.arrayContaining([
+          INVOICES,
+          EXPENSES,
+          '/v1/credit-note/all',
+          '/v1/event/all',
+          '/v1/report/profit-and-loss',
+          '/v1/report/tax-summary',
+          '/v1/client/1/statement',
+        ]),
+      );
+    });
+
+    it.each(ranged.map(({ path }) => [path]))('%s', async (path) => {
+      await expectRefused(path, { from: '2026-03-02', to: '2026-03-01' }, ['to']);
+      await expectRefused(path, { from: '2026-01-01', to: '2025-12-31' }, ['to']);
+      // One day is a range.
+      const oneDay = await test.http.get(withQuery(path, { from: '2026-03-01', to: '2026-03-01' }));
+      expect(oneDay.status).not.toBe(422);
+    });
+  });
+
+  describe('a query parameter given as an object answers 422 naming it', () => {
+    // A key that names a property of Object.prototype must not make the parameter vanish.
+    const FORMS = ['[__proto__]=x', '[__proto__][a]=x', '[toString]=x', '[constructor]=x', '[a]=b'];
+
+    it.each(queried.map(({ path, names }) => [path, names]))('%s', async (path, names) => {
+      const wrong: string[] = [];
+      for (const name of names) {
+        for (const form of FORMS) {
+          const response = await test.http.get(`${path}?${name}${form}`);
+          const errors = (response.body as { errors?: Record<string, unknown> }).errors ?? {};
+          if (response.status !== 422 || Object.keys(errors).join() !== name) {
+            wrong.push(`${name}${form}: ${response.status} ${JSON.stringify(errors)}`);
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+  });
 
   describe.each([CLIENTS, EXPENSES, INVOICES, ESTIMATES])('%s refuses bad paging', (base) => {
     it.each(INVALID_PAGING)('%s', async (_case, params, fields) => {

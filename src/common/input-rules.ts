@@ -287,6 +287,21 @@ export function isCalendarDate(value: unknown): value is string {
   );
 }
 
+/**
+ * The one rule for a range of dates (every list filter and report period): its last day is
+ * not before its first. Checked once both are real dates; a 422 names the last.
+ */
+export function IsNotBefore(first: string): PropertyDecorator {
+  return rule(
+    'isNotBefore',
+    (value, args) => {
+      const start = (args.object as Record<string, unknown>)[first];
+      return !isCalendarDate(value) || !isCalendarDate(start) || value >= start;
+    },
+    `$property must not be before ${first}`,
+  );
+}
+
 /** A real calendar date as YYYY-MM-DD exactly: nothing is trimmed. */
 export function IsDateInput(): PropertyDecorator {
   return rule(

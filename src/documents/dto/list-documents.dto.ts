@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { IsDateInput, IsIdInput, parseId } from '../../common/input-rules';
+import { IsDateInput, IsNotBefore, IsIdInput, parseId } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { DateInputProperty, IdInputProperty } from '../../openapi/schema-property.decorator';
 
@@ -24,9 +24,13 @@ export class ListIssuedDocumentsDto extends ListDocumentsDto {
   from?: string;
 
   /** Latest `issue_date`, inclusive. */
-  @DateInputProperty({ required: false, description: 'Latest issue_date, inclusive' })
+  @DateInputProperty({
+    required: false,
+    description: 'Latest issue_date, inclusive; not before `from`',
+  })
   @IsOptional()
   @IsDateInput()
+  @IsNotBefore('from')
   to?: string;
 }
 

@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { IsDateInput, IsIdInput, IsOneOf } from '../../common/input-rules';
+import { IsDateInput, IsNotBefore, IsIdInput, IsOneOf } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
 import {
   DateInputProperty,
@@ -36,8 +36,12 @@ export class ListEventsDto extends ListQueryDto {
   @IsDateInput()
   from?: string;
 
-  @DateInputProperty({ required: false, description: 'Latest created_at date (UTC), inclusive' })
+  @DateInputProperty({
+    required: false,
+    description: 'Latest created_at date (UTC), inclusive; not before `from`',
+  })
   @IsOptional()
   @IsDateInput()
+  @IsNotBefore('from')
   to?: string;
 }

@@ -4,7 +4,7 @@ import {
   DateInputProperty,
   ListedValueInputProperty,
 } from '../../openapi/schema-property.decorator';
-import { IsCurrencyInput, IsDateInput, IsOneOf } from '../../common/input-rules';
+import { IsCurrencyInput, IsDateInput, IsNotBefore, IsOneOf } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { EXPENSE_CATEGORIES } from '../domain/expense-category';
 
@@ -33,8 +33,12 @@ export class ListExpensesDto extends ListQueryDto {
   from?: string;
 
   /** Latest `issued_date`, inclusive. */
-  @DateInputProperty({ required: false, description: 'Latest issued_date, inclusive' })
+  @DateInputProperty({
+    required: false,
+    description: 'Latest issued_date, inclusive; not before `from`',
+  })
   @IsOptional()
   @IsDateInput()
+  @IsNotBefore('from')
   to?: string;
 }

@@ -1,6 +1,6 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { IsDateInput, IsOneOf } from '../../common/input-rules';
+import { IsDateInput, IsNotBefore, IsOneOf } from '../../common/input-rules';
 import {
   DateInputProperty,
   ListedValueInputProperty,
@@ -50,6 +50,7 @@ export class PeriodQueryDto extends ReportFormatDto {
   })
   @IsOptional()
   @IsDateInput()
+  @IsNotBefore('from')
   to?: string;
 }
 
@@ -81,6 +82,7 @@ export class StatementPeriodDto {
   })
   @IsOptional()
   @IsDateInput()
+  @IsNotBefore('from')
   to?: string;
 }
 
