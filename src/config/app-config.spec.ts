@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { ConfigService } from '@nestjs/config';
+import { paymentTermsIn } from '../documents/i18n/document-rows';
+import { DOCUMENT_LOCALES } from '../documents/pdf/document-view';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables, validateEnvironment } from './environment';
 
@@ -14,6 +16,7 @@ describe('AppConfig: the issuer and the document locale', () => {
     expect(config.company).toEqual({
       name: 'Invoicing',
       address: '',
+      country: '',
       email: '',
       taxId: '',
       phone: '',
@@ -23,6 +26,7 @@ describe('AppConfig: the issuer and the document locale', () => {
       bankBic: '',
       bankName: '',
       paymentTerms: '',
+      paymentTermsByLocale: { en: '', de: '', fr: '', es: '' },
     });
     expect(config.documentLocale).toBe('en');
   });
@@ -31,6 +35,7 @@ describe('AppConfig: the issuer and the document locale', () => {
     const config = configOf({
       COMPANY_NAME: 'Acme GmbH',
       COMPANY_ADDRESS: 'Hauptstraße 1, Berlin',
+      COMPANY_COUNTRY: 'de',
       COMPANY_EMAIL: 'billing@example.com',
       COMPANY_TAX_ID: 'DE123456789',
       COMPANY_PHONE: '+49 30 1234567',
@@ -40,11 +45,15 @@ describe('AppConfig: the issuer and the document locale', () => {
       COMPANY_BANK_BIC: 'COBADEFFXXX',
       COMPANY_BANK_NAME: 'Commerzbank',
       PAYMENT_TERMS: 'Payable within 30 days',
+      PAYMENT_TERMS_DE: 'Zahlbar innerhalb von 30 Tagen',
+      PAYMENT_TERMS_FR: 'Payable sous 30 jours',
       DOCUMENT_LOCALE: 'de',
     });
     expect(config.company).toEqual({
       name: 'Acme GmbH',
       address: 'Hauptstraße 1, Berlin',
+      // Upper case, as a client's country is kept.
+      country: 'DE',
       email: 'billing@example.com',
       taxId: 'DE123456789',
       phone: '+49 30 1234567',
@@ -54,8 +63,32 @@ describe('AppConfig: the issuer and the document locale', () => {
       bankBic: 'COBADEFFXXX',
       bankName: 'Commerzbank',
       paymentTerms: 'Payable within 30 days',
+      paymentTermsByLocale: {
+        en: '',
+        de: 'Zahlbar innerhalb von 30 Tagen',
+        fr: 'Payable sous 30 jours',
+        es: '',
+      },
     });
     expect(config.documentLocale).toBe('de');
+  });
+
+  it('answers the payment terms of each locale, PAYMENT_TERMS where it has none of its own', () => {
+    const issuer = configOf({
+      PAYMENT_TERMS: 'Payable within 30 days',
+      PAYMENT_TERMS_DE: 'Zahlbar innerhalb von 30 Tagen',
+      // Empty is unset: the default applies.
+      PAYMENT_TERMS_ES: '',
+    }).company;
+    expect(DOCUMENT_LOCALES.map((locale) => paymentTermsIn(issuer, locale))).toEqual([
+      'Payable within 30 days',
+      'Zahlbar innerhalb von 30 Tagen',
+      'Payable within 30 days',
+      'Payable within 30 days',
+    ]);
+    const onlyGerman = configOf({ PAYMENT_TERMS_DE: 'Sofort zahlbar' }).company;
+    expect(paymentTermsIn(onlyGerman, 'de')).toBe('Sofort zahlbar');
+    expect(paymentTermsIn(onlyGerman, 'en')).toBe('');
   });
 });
 

@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DocumentLocale, Issuer } from '../documents/pdf/document-view';
-import { DEFAULT_WEBHOOK_TIMEOUT_MS, EnvironmentVariables, splitKeys } from './environment';
+import { DOCUMENT_LOCALES, DocumentLocale, Issuer } from '../documents/pdf/document-view';
+import {
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  EnvironmentVariables,
+  paymentTermsVariable,
+  splitKeys,
+} from './environment';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:data/invoicing.sqlite';
 
@@ -122,6 +127,7 @@ export class AppConfig {
     return {
       name: this.read('COMPANY_NAME') ?? 'Invoicing',
       address: this.read('COMPANY_ADDRESS') ?? '',
+      country: this.read('COMPANY_COUNTRY') ?? '',
       email: this.read('COMPANY_EMAIL') ?? '',
       taxId: this.read('COMPANY_TAX_ID') ?? '',
       phone: this.read('COMPANY_PHONE') ?? '',
@@ -131,6 +137,9 @@ export class AppConfig {
       bankBic: this.read('COMPANY_BANK_BIC') ?? '',
       bankName: this.read('COMPANY_BANK_NAME') ?? '',
       paymentTerms: this.read('PAYMENT_TERMS') ?? '',
+      paymentTermsByLocale: Object.fromEntries(
+        DOCUMENT_LOCALES.map((locale) => [locale, this.read(paymentTermsVariable(locale)) ?? '']),
+      ),
     };
   }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DOCUMENT_LOCALES } from '../documents/pdf/document-view';
-import { splitKeys, validateEnvironment } from './environment';
+import { paymentTermsVariable, splitKeys, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {
   it('accepts an empty environment: every variable has a default', () => {
@@ -56,6 +56,14 @@ describe('validateEnvironment', () => {
     ['COMPANY_BANK_BIC', 'B'.repeat(65)],
     ['COMPANY_BANK_NAME', 'n'.repeat(201)],
     ['PAYMENT_TERMS', 't'.repeat(1001)],
+    ['PAYMENT_TERMS_EN', 't'.repeat(1001)],
+    ['PAYMENT_TERMS_DE', 't'.repeat(1001)],
+    ['PAYMENT_TERMS_FR', 't'.repeat(1001)],
+    ['PAYMENT_TERMS_ES', 't'.repeat(1001)],
+    ['COMPANY_COUNTRY', 'Germany'],
+    ['COMPANY_COUNTRY', 'DEU'],
+    ['COMPANY_COUNTRY', 'XK'],
+    ['COMPANY_COUNTRY', ' DE'],
   ])('stops start-up on a bad %s (%s), naming it', (variable, value) => {
     expect(() => validateEnvironment({ [variable]: value })).toThrow(variable);
   });
@@ -112,8 +120,27 @@ describe('validateEnvironment', () => {
       COMPANY_BANK_BIC: 'COBADEFFXXX',
       COMPANY_BANK_NAME: 'Commerzbank',
       PAYMENT_TERMS: 'Payable within 30 days, no deduction.',
+      PAYMENT_TERMS_DE: 'Zahlbar innerhalb von 30 Tagen ohne Abzug.',
+      PAYMENT_TERMS_FR: 'Payable sous 30 jours, sans escompte.',
+      PAYMENT_TERMS_ES: 'Pago a 30 días.',
+      PAYMENT_TERMS_EN: 't'.repeat(1000),
     };
     expect(validateEnvironment(issuer)).toMatchObject(issuer);
+  });
+
+  it('has payment terms of its own for every document locale', () => {
+    for (const locale of DOCUMENT_LOCALES) {
+      const variable = paymentTermsVariable(locale);
+      expect(variable).toBe(`PAYMENT_TERMS_${locale.toUpperCase()}`);
+      expect(validateEnvironment({ [variable]: 'Terms' })[variable]).toBe('Terms');
+      expect(() => validateEnvironment({ [variable]: 't'.repeat(1001) })).toThrow(variable);
+    }
+  });
+
+  it('reads COMPANY_COUNTRY as an ISO 3166-1 alpha-2 code in any case, kept upper case', () => {
+    expect(validateEnvironment({ COMPANY_COUNTRY: 'de' }).COMPANY_COUNTRY).toBe('DE');
+    expect(validateEnvironment({ COMPANY_COUNTRY: 'Fr' }).COMPANY_COUNTRY).toBe('FR');
+    expect(validateEnvironment({ COMPANY_COUNTRY: '' }).COMPANY_COUNTRY).toBeUndefined();
   });
 
   it('names every bad variable at once', () => {

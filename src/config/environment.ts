@@ -13,6 +13,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
+import { IsCountryInput } from '../common/input-rules';
 import { isCurrencyCode } from '../common/money/currency';
 import { DOCUMENT_LOCALES, DocumentLocale } from '../documents/pdf/document-view';
 
@@ -147,6 +148,11 @@ export class EnvironmentVariables {
   @MaxLength(1000)
   COMPANY_ADDRESS?: string;
 
+  // Printed by name in each document's language, so it is a code, not text (like a client's).
+  @IsOptional()
+  @IsCountryInput()
+  COMPANY_COUNTRY?: string;
+
   @IsOptional()
   @IsEmail({}, { message: 'COMPANY_EMAIL must be an e-mail address' })
   COMPANY_EMAIL?: string;
@@ -190,6 +196,27 @@ export class EnvironmentVariables {
   @IsString()
   @MaxLength(1000)
   PAYMENT_TERMS?: string;
+
+  // PAYMENT_TERMS in one document locale each (paymentTermsVariable); unset: PAYMENT_TERMS.
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  PAYMENT_TERMS_EN?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  PAYMENT_TERMS_DE?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  PAYMENT_TERMS_FR?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  PAYMENT_TERMS_ES?: string;
 
   @IsOptional()
   @IsIn([...DOCUMENT_LOCALES], {
@@ -281,6 +308,13 @@ export class EnvironmentVariables {
 }
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** The setting of the payment terms in one locale; a locale without one is a compile error. */
+export function paymentTermsVariable(
+  locale: DocumentLocale,
+): `PAYMENT_TERMS_${Uppercase<DocumentLocale>}` & keyof EnvironmentVariables {
+  return `PAYMENT_TERMS_${locale.toUpperCase() as Uppercase<DocumentLocale>}`;
+}
 
 /** Throws one error naming every bad variable; @nestjs/config stops the process with it. */
 export function validateEnvironment(raw: Record<string, unknown>): EnvironmentVariables {

@@ -1,6 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer';
 import { DocumentMessages, messagesFor } from '../documents/i18n/document-messages';
-import { LabelledRow, totalRows } from '../documents/i18n/document-rows';
+import { LabelledRow, paymentTermsIn, totalRows } from '../documents/i18n/document-rows';
 import { DocumentView, Issuer } from '../documents/pdf/document-view';
 
 /** What the mail needs beyond the document. */
@@ -82,7 +82,11 @@ function mailContent(view: DocumentView, issuer: Issuer): MailContent {
     summary: summaryRows(view, messages),
     totals: totalRows(view, messages),
     closing: t('mail.closing'),
-    signature: [issuer.name, ...linesOf(issuer.address)].filter((line) => line !== ''),
+    signature: [
+      issuer.name,
+      ...linesOf(issuer.address),
+      messages.country(issuer.country ?? ''),
+    ].filter((line) => line !== ''),
     issuerDetails: issuerRows(issuer, messages),
   };
 }
@@ -146,7 +150,7 @@ function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages)
 }
 
 /** The issuer's details that are set, each with its label. */
-function issuerRows(issuer: Issuer, { t }: DocumentMessages): Row[] {
+function issuerRows(issuer: Issuer, { t, locale }: DocumentMessages): Row[] {
   const rows: Row[] = [
     { label: t('label.email'), value: issuer.email },
     { label: t('label.phone'), value: issuer.phone },
@@ -156,7 +160,7 @@ function issuerRows(issuer: Issuer, { t }: DocumentMessages): Row[] {
     { label: t('label.bankAccount'), value: issuer.bankAccount },
     { label: t('label.bankBic'), value: issuer.bankBic },
     { label: t('label.bank'), value: issuer.bankName },
-    { label: t('label.paymentTerms'), value: issuer.paymentTerms },
+    { label: t('label.paymentTerms'), value: paymentTermsIn(issuer, locale) },
   ];
   return rows.filter((row) => row.value !== '');
 }

@@ -1,4 +1,4 @@
-import { DocumentView } from '../pdf/document-view';
+import { DocumentLocale, DocumentView, Issuer } from '../pdf/document-view';
 import { DocumentMessages, MessageKey } from './document-messages';
 
 /** A labelled line of a document or its e-mail: a total, a detail of the issuer. */
@@ -35,4 +35,12 @@ export function totalRows(
 /** `Label: value` in the locale, or '' when there is no value (the line is then left out). */
 export function labelled({ t }: DocumentMessages, key: MessageKey, value: string): string {
   return value && `${t(key)}: ${value}`;
+}
+
+/**
+ * The issuer's payment terms in a locale: its own (PAYMENT_TERMS_DE, …) when set, else
+ * PAYMENT_TERMS; '' when neither is.
+ */
+export function paymentTermsIn(issuer: Issuer, locale: DocumentLocale): string {
+  return issuer.paymentTermsByLocale?.[locale] || issuer.paymentTerms;
 }

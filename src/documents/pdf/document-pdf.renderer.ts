@@ -1,5 +1,5 @@
 import { DocumentMessages, messagesFor } from '../i18n/document-messages';
-import { labelled, totalRows } from '../i18n/document-rows';
+import { labelled, paymentTermsIn, totalRows } from '../i18n/document-rows';
 import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine, Issuer } from './document-view';
 import {
   AmountRowWidths,
@@ -151,11 +151,15 @@ function drawMark(
   pdf.fillColor(COLOR.text);
 }
 
-/** The issuer's block of every printed page: name, address, contact, tax and registration. */
+/**
+ * The issuer's block of every printed page: name, address, country (named in the page's
+ * language, as the client's is), contact, tax and registration.
+ */
 export function issuerLines(issuer: Issuer, messages: DocumentMessages): TextLine[] {
   return [
     { text: issuer.name, bold: true, size: TYPE_SIZE.issuer },
     { text: issuer.address },
+    { text: messages.country(issuer.country ?? '') },
     { text: issuer.email },
     { text: labelled(messages, 'label.phone', issuer.phone) },
     { text: issuer.website },
@@ -355,7 +359,7 @@ function drawPaymentDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const { view, issuer, messages } = printing;
   if (view.kind !== 'invoice' || view.mark === 'void') return;
   const lines: TextLine[] = [
-    { text: issuer.paymentTerms },
+    { text: paymentTermsIn(issuer, messages.locale) },
     { text: labelled(messages, 'label.bank', issuer.bankName) },
     { text: labelled(messages, 'label.bankAccount', issuer.bankAccount) },
     { text: labelled(messages, 'label.bankBic', issuer.bankBic) },

@@ -84,10 +84,12 @@ export interface DocumentView {
   reminder?: { daysOverdue: number };
 }
 
-/** The issuer block, from the COMPANY_* settings and PAYMENT_TERMS ('' when not set). */
+/** The issuer block, from the COMPANY_* and PAYMENT_TERMS* settings ('' when not set). */
 export interface Issuer {
   name: string;
   address: string;
+  /** ISO 3166-1 alpha-2, printed by name in the document's language; '' or absent: none. */
+  country?: string;
   email: string;
   taxId: string;
   phone: string;
@@ -98,8 +100,13 @@ export interface Issuer {
   bankAccount: string;
   bankBic: string;
   bankName: string;
-  /** Printed text, e.g. "Payable within 30 days". */
+  /** Printed text, e.g. "Payable within 30 days"; what a locale without its own prints. */
   paymentTerms: string;
+  /**
+   * The terms written for one locale (PAYMENT_TERMS_DE, …); a locale absent or '' prints
+   * `paymentTerms`. Read through paymentTermsIn (documents/i18n/document-rows.ts).
+   */
+  paymentTermsByLocale?: Partial<Record<DocumentLocale, string>>;
 }
 
 /** A ledger entry as the invoice's view is made from it: its amount still a Decimal. */
