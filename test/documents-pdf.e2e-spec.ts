@@ -286,7 +286,7 @@ describe('Documents as PDF', () => {
           `${creditNote.credit_note_no}.pdf`,
         )
       ).text;
-      expectInOrder(creditText, [`Korrigiert Rechnung ${invoice.invoice_no}`, 'Grund Rabatt']);
+      expectInOrder(creditText, [`Ursprungsrechnung ${invoice.invoice_no}`, 'Grund Rabatt']);
       const invoiceText = (
         await expectPdf(await getPdf('invoice', invoice.id), `${invoice.invoice_no}.pdf`)
       ).text;

@@ -1,5 +1,8 @@
 import { IntlMessageFormat } from 'intl-messageformat';
+import { singleLineWidth, TYPE_SIZE } from '../pdf/pdf-layout';
 import { DOCUMENT_LOCALES } from '../pdf/document-view';
+import { COUNTRY_CODES } from '../../common/iso-codes';
+import { labelled } from './document-rows';
 import {
   compileMessage,
   documentLocaleOf,
@@ -55,6 +58,12 @@ const EVERY_VALUE = {
   balance: '1.00 EUR',
   page: 1,
   pages: 2,
+  label: 'Phone',
+  value: '+1 555',
+  from: '1 May 2026',
+  to: '2 May 2026',
+  type: 'payment',
+  invoice: 'INV-1',
 };
 
 describe('message files', () => {
@@ -151,5 +160,71 @@ describe('messagesFor', () => {
     expect(de.money('1234.50', 'EUR')).toBe('1.234,50 EUR');
     expect(de.date('2026-11-26')).toBe('26. November 2026');
     expect(de.country('FR')).toBe('Frankreich');
+  });
+});
+
+describe('labels and their values', () => {
+  it('joins a label and its value as the locale writes it: French with a space before the colon', () => {
+    expect(labelled(messagesFor('en'), 'label.phone', '+1 555')).toBe('Phone: +1 555');
+    expect(labelled(messagesFor('de'), 'label.phone', '+1 555')).toBe('Telefon: +1 555');
+    expect(labelled(messagesFor('fr'), 'label.phone', '+1 555')).toBe('Téléphone\u00a0: +1 555');
+    expect(labelled(messagesFor('es'), 'label.phone', '+1 555')).toBe('Teléfono: +1 555');
+    expect(labelled(messagesFor('fr'), 'label.taxId', '')).toBe('');
+  });
+
+  it('sets a no-break space before every French colon, semicolon, question and exclamation mark', () => {
+    for (const [key, message] of Object.entries(fr)) {
+      expect({ key, bare: /[^\u00a0\u202f][:;!?]/.test(message) }).toEqual({ key, bare: false });
+    }
+  });
+
+  it('writes what a native reader expects where the first translation did not', () => {
+    expect(messagesFor('de').t('label.corrects')).toBe('Ursprungsrechnung');
+    expect(Object.values(de)).not.toContain('Korrigiert Rechnung');
+  });
+
+  it('names each statement line and the invoice it belongs to, each number once', () => {
+    const line = (locale: string, type: string) =>
+      messagesFor(locale).t('statement.line', { type, invoice: 'INV-1' });
+    expect(line('en', 'invoice')).toBe('Invoice');
+    expect(line('en', 'payment')).toBe('Payment for invoice INV-1');
+    expect(line('de', 'credit_note')).toBe('Gutschrift zu Rechnung INV-1');
+    expect(line('fr', 'refund')).toBe('Remboursement sur la facture INV-1');
+    expect(line('es', 'payment')).toBe('Pago de la factura INV-1');
+    for (const locale of DOCUMENT_LOCALES) expect(line(locale, 'invoice')).not.toContain('INV-1');
+  });
+});
+
+describe('table headers', () => {
+  /*
+   * The document's line table: a number column is at most 22 % of the A4 content width
+   * (595.28 − 2 × 50 points), its text that less 2 × 4 points of padding; the header is bold in
+   * the table's type. A longer header wraps onto a second line.
+   */
+  const NUMBER_COLUMN_TEXT = (595.28 - 2 * 50) * 0.22 - 2 * 4;
+  const headerWidth = (text: string) =>
+    singleLineWidth(text, { size: TYPE_SIZE.table, bold: true });
+
+  it.each([...DOCUMENT_LOCALES])(
+    '%s: the line table’s number headers fit on one line with any currency',
+    (locale) => {
+      const { t } = messagesFor(locale);
+      // Currency codes are three capitals; W and M are the widest.
+      for (const currency of ['EUR', 'MWK', 'WST']) {
+        for (const key of ['label.quantity', 'label.rate', 'label.amount'] as const) {
+          const header = t(key, { currency });
+          expect({ header, fits: headerWidth(header) <= NUMBER_COLUMN_TEXT }).toEqual({
+            header,
+            fits: true,
+          });
+        }
+      }
+    },
+  );
+
+  it('still names a country for every code a COMPANY_COUNTRY may take', () => {
+    for (const locale of DOCUMENT_LOCALES) {
+      for (const code of COUNTRY_CODES) expect(messagesFor(locale).country(code)).not.toBe(code);
+    }
   });
 });

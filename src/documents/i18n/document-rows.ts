@@ -32,9 +32,12 @@ export function totalRows(
   return rows;
 }
 
-/** `Label: value` in the locale, or '' when there is no value (the line is then left out). */
-export function labelled({ t }: DocumentMessages, key: MessageKey, value: string): string {
-  return value && `${t(key)}: ${value}`;
+/**
+ * `Label: value` as the locale writes it (`label.pair`: fr `Label : value`), or '' when there
+ * is no value (the line is then left out).
+ */
+export function labelled(messages: DocumentMessages, key: MessageKey, value: string): string {
+  return value && messages.t('label.pair', { label: messages.t(key), value });
 }
 
 /**
