@@ -195,14 +195,20 @@ function drawClient(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const { view, messages } = printing;
   const content = contentBox(pdf);
   const { name, phone, address, taxId = '', country = '' } = view.customer;
-  const bottom = drawLines(pdf, content, pdf.y, [
-    { text: messages.t(`heading.${view.kind}`), muted: true },
-    { text: name, bold: true },
-    { text: address },
-    { text: country && messages.country(country) },
-    { text: phone },
-    { text: taxId && `${messages.t('label.customerTaxId')}: ${taxId}` },
-  ]);
+  const bottom = drawLines(
+    pdf,
+    content,
+    pdf.y,
+    [
+      { text: messages.t(`heading.${view.kind}`), muted: true },
+      { text: name, bold: true },
+      { text: address },
+      { text: country && messages.country(country) },
+      { text: phone },
+      { text: taxId && `${messages.t('label.customerTaxId')}: ${taxId}` },
+    ],
+    { directionFrom: name },
+  );
   pdf.y = bottom + BLOCK_GAP;
 }
 

@@ -1,5 +1,12 @@
 import PDFDocument from 'pdfkit';
-import { drawText, lineHeight, TextAlign, textHeight, textWidth } from './text/text-layout';
+import {
+  drawText,
+  lineHeight,
+  TextAlign,
+  textDirection,
+  textHeight,
+  textWidth,
+} from './text/text-layout';
 
 /*
  * What every printed page of the service shares (documents and statements): sizes, colours,
@@ -83,8 +90,29 @@ export function contentBox(pdf: PDFKit.PDFDocument): Box & { bottom: number } {
   };
 }
 
+/** How drawLines sets a stacked block. */
+export interface BlockOptions {
+  /**
+   * The block is set in the direction of this text's first strong character (left to right if
+   * it has none), every line flush to its start: a client named in Hebrew is set flush right
+   * as a whole, its Latin VAT number and country too. Each line's own characters are still
+   * ordered by the bidirectional algorithm from the line's own first strong character, so a
+   * phone number or a Latin line reads as written. Without it, each line takes its own
+   * direction.
+   */
+  directionFrom?: string;
+}
+
 /** Stacks the non-empty lines in a box from `y`; answers the y under the last one. */
-export function drawLines(pdf: PDFKit.PDFDocument, box: Box, y: number, lines: TextLine[]): number {
+export function drawLines(
+  pdf: PDFKit.PDFDocument,
+  box: Box,
+  y: number,
+  lines: TextLine[],
+  block: BlockOptions = {},
+): number {
+  const direction =
+    block.directionFrom === undefined ? undefined : (textDirection(block.directionFrom) ?? 'ltr');
   for (const line of lines) {
     const text = printable(line.text);
     if (text === '') continue;
@@ -94,13 +122,14 @@ export function drawLines(pdf: PDFKit.PDFDocument, box: Box, y: number, lines: T
       bold: line.bold,
       width: box.width,
       align: line.align ?? 'left',
+      direction,
     });
   }
   pdf.fillColor(COLOR.text);
   return y;
 }
 
-/** The height of lines as drawLines stacks them in a box of this width. */
+/** The height of lines as drawLines stacks them in a box of this width (in any direction). */
 export function linesHeight(width: number, lines: TextLine[]): number {
   return lines.reduce((height, line) => {
     const text = printable(line.text);

@@ -1,3 +1,4 @@
+import bidiFactory from 'bidi-js';
 import type * as fontkit from 'fontkit';
 import { FamilyName, FontFace } from './font-faces';
 
@@ -38,7 +39,7 @@ const SHAPED = new WeakMap<fontkit.Font, Map<string, ShapedText>>();
 const SHAPED_LIMIT = 20_000;
 
 /** What pdfkit reads of a layout; `advanceWidth` sums the positions pdfkit scales in place. */
-interface DocumentGlyphRun {
+export interface DocumentGlyphRun {
   glyphs: GlyphCopy[];
   positions: fontkit.GlyphPosition[];
   readonly advanceWidth: number;
@@ -113,12 +114,45 @@ export class DocumentFont {
 
   /** The text laid out: shaped once per face and text, numbered for this document. */
   layout(text: string, features?: string[]): DocumentGlyphRun {
-    const shaped = features === undefined ? this.shapedOnce(text) : this.shape(text, features);
-    const glyphs = shaped.glyphs.map((glyph) => ({
-      id: this.numberOf(glyph.id, glyph.codePoints),
-      advanceWidth: glyph.advanceWidth,
-      codePoints: glyph.codePoints,
-    }));
+    const shaped =
+      features === undefined ? this.shapedOnce(text, false) : this.shape(text, false, features);
+    return this.numbered(shaped, false);
+  }
+
+  /**
+   * A run of one direction as text-layout draws it. A right-to-left run is shaped right to left
+   * whatever its characters, and comes with its mirrored characters already swapped (UAX #9
+   * L4, done by text-layout for every face alike, so the font's own `rtlm` is left out): its
+   * glyphs are labelled with the characters as written, so extraction gives back "(" where ")"
+   * was drawn.
+   */
+  layoutRun(text: string, rtl: boolean): DocumentGlyphRun {
+    if (rtl) return this.numbered(this.shapedOnce(text, true), true);
+    // Word by word, each with its following space, as pdfkit and FontFace.width measure: a
+    // word is shaped once however many lines it is in.
+    const glyphs: ShapedText['glyphs'] = [];
+    const positions: fontkit.GlyphPosition[] = [];
+    let start = 0;
+    for (let index = 0; index < text.length; index += 1) {
+      if (text[index] === ' ' || text[index] === '\t' || index === text.length - 1) {
+        const shaped = this.shapedOnce(text.slice(start, index + 1), false);
+        glyphs.push(...shaped.glyphs);
+        positions.push(...shaped.positions);
+        start = index + 1;
+      }
+    }
+    return this.numbered({ glyphs, positions }, false);
+  }
+
+  private numbered(shaped: ShapedText, unmirror: boolean): DocumentGlyphRun {
+    const glyphs = shaped.glyphs.map((glyph) => {
+      const codePoints = unmirror ? glyph.codePoints.map(mirrored) : glyph.codePoints;
+      return {
+        id: this.numberOf(glyph.id, codePoints),
+        advanceWidth: glyph.advanceWidth,
+        codePoints,
+      };
+    });
     // pdfkit scales the positions in place: each layout gets its own.
     const positions = shaped.positions.map((position) => ({ ...position }));
     return {
@@ -130,30 +164,31 @@ export class DocumentFont {
     };
   }
 
-  private shapedOnce(text: string): ShapedText {
+  private shapedOnce(text: string, rtl: boolean): ShapedText {
     let shapes = SHAPED.get(this.font);
     if (shapes === undefined) {
       shapes = new Map();
       SHAPED.set(this.font, shapes);
     }
-    let shaped = shapes.get(text);
+    const key = rtl ? `\u0001${text}` : text;
+    let shaped = shapes.get(key);
     if (shaped === undefined) {
       if (shapes.size >= SHAPED_LIMIT) shapes.clear();
-      shaped = this.shape(text);
-      shapes.set(text, shaped);
+      shaped = this.shape(text, rtl);
+      shapes.set(key, shaped);
     }
     return shaped;
   }
 
   /** fontkit's layout of the text, each glyph labelled with what it extracts as. */
-  private shape(text: string, features?: string[]): ShapedText {
+  private shape(text: string, rtl: boolean, features?: string[]): ShapedText {
     if (this.relabel) (this.font as unknown as { _glyphs: object })._glyphs = {};
     for (const character of text) {
       const codePoint = character.codePointAt(0)!;
       const glyph = this.font.glyphForCodePoint(codePoint) as { codePoints: number[] };
       glyph.codePoints = [codePoint];
     }
-    const run = this.font.layout(text, features);
+    const run = this.layoutLabelled(text, rtl, features);
     const labels = extractionLabels(
       text,
       run.glyphs.map((glyph, index) => ({
@@ -175,6 +210,31 @@ export class DocumentFont {
         yOffset,
       })),
     };
+  }
+
+  /**
+   * fontkit's layout, each glyph labelled with the characters it stood for in this layout.
+   * fontkit tracks them while shaping, then answers its one cached Glyph per id, labelled for
+   * the first text it was made for (in Noto Sans Arabic the dotless form of ب is also that of
+   * ن): for the length of this layout each Glyph it answers is a view of the cached one with
+   * this use's characters.
+   */
+  private layoutLabelled(text: string, rtl: boolean, features?: string[]): fontkit.GlyphRun {
+    const font = this.font as unknown as {
+      getGlyph(id: number, codePoints?: number[]): fontkit.Glyph;
+    };
+    const getGlyph = font.getGlyph;
+    font.getGlyph = function (this: unknown, id: number, codePoints: number[] = []) {
+      const glyph = getGlyph.call(this, id, codePoints);
+      return Object.create(glyph, { codePoints: { value: codePoints } }) as fontkit.Glyph;
+    };
+    try {
+      return rtl
+        ? this.font.layout(text, features ?? { rtlm: false }, undefined, undefined, 'rtl')
+        : this.font.layout(text, features);
+    } finally {
+      delete (font as { getGlyph?: unknown }).getGlyph;
+    }
   }
 
   createSubset(): DocumentSubset {
@@ -230,6 +290,7 @@ class DocumentSubset {
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+const bidi = bidiFactory();
 
 /**
  * The characters each glyph of a shaped left-to-right run extracts as, so that reading the
@@ -252,7 +313,10 @@ function extractionLabels(
     glyphs.every(
       ({ codePoints }, index) => codePoints.length === 1 && codePoints[0] === characters[index],
     );
-  if (rtl || inOrder) return glyphs.map(({ codePoints }) => silentIfEmpty(codePoints));
+  if (inOrder) return glyphs.map(({ codePoints }) => silentIfEmpty(codePoints));
+  // A right-to-left run's glyphs are in drawn order, its text's last character first; readers
+  // reverse them back.
+  if (rtl) return extractionLabels(text, [...glyphs].reverse(), false).reverse();
 
   const clusterOf: number[] = [];
   const clusterTexts: string[] = [];
@@ -325,7 +389,35 @@ function extractionLabels(
           : codePoints.slice(order, order + 1);
     });
   }
-  return labels.map(silentIfEmpty);
+  return marksAfterWordStart(labels, glyphs).map(silentIfEmpty);
+}
+
+const NONSPACING_MARK = /\p{Mn}/u;
+const WHITESPACE = /\s/u;
+
+/**
+ * pdf.js takes a glyph whose text holds a nonspacing mark for a zero-width diacritic: it does
+ * not advance past it, nor look for a gap before it. When such a glyph starts a word (Devanagari
+ * दु drawn as one), the gap of the space before it is found at the next glyph instead, and a
+ * space lands inside the word. Its trailing marks go to the next glyph of the word instead:
+ * read in order, the text is the same.
+ */
+function marksAfterWordStart(labels: number[][], glyphs: Array<{ spacing: boolean }>): number[][] {
+  labels.forEach((label, index) => {
+    const next = labels[index + 1];
+    const previous = labels[index - 1];
+    const startsWord =
+      previous === undefined ||
+      (previous.length > 0 && previous.every((c) => WHITESPACE.test(String.fromCodePoint(c))));
+    if (!startsWord || !glyphs[index].spacing || next === undefined || next.length === 0) return;
+    if (next.every((c) => WHITESPACE.test(String.fromCodePoint(c)))) return;
+    let keep = label.length;
+    while (keep > 1 && NONSPACING_MARK.test(String.fromCodePoint(label[keep - 1]))) keep -= 1;
+    if (keep === label.length) return;
+    labels[index + 1] = [...label.slice(keep), ...next];
+    labels[index] = label.slice(0, keep);
+  });
+  return labels;
 }
 
 /**
@@ -338,6 +430,18 @@ function silentIfEmpty(codePoints: number[]): number[] {
 }
 
 const WORD_JOINER = 0x2060;
+
+/** Whether a glyph's label says it stands for no character (see silentIfEmpty). */
+export function isSilent(codePoints: number[]): boolean {
+  return codePoints.length === 1 && codePoints[0] === WORD_JOINER;
+}
+
+/** The character's mirror image in the Unicode Bidi Mirroring list, or the character itself. */
+function mirrored(codePoint: number): number {
+  if (codePoint > 0xffff) return codePoint;
+  const mirror = bidi.getMirroredCharacter(String.fromCharCode(codePoint));
+  return mirror === null ? codePoint : mirror.charCodeAt(0);
+}
 
 /** Families whose shaping substitutes glyphs for others: see DocumentFont's `relabel`. */
 const SHAPED_FAMILIES = new Set<FamilyName>(['arabic', 'hebrew', 'devanagari', 'thai']);

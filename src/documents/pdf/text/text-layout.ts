@@ -1,7 +1,7 @@
 import bidiFactory from 'bidi-js';
-import { useFace } from './document-font';
 import { baseFace, FontFace, Weight } from './font-faces';
 import { faceRuns } from './font-runs';
+import { drawGlyphText, GlyphText } from './marked-text';
 
 /*
  * Text set on a PDF page in any script: each paragraph is split into runs of one face (see
@@ -9,8 +9,9 @@ import { faceRuns } from './font-runs';
  * in visual order by the Unicode bidirectional algorithm (bidi-js). Runs are drawn in logical
  * order at their visual positions, so text extraction reads them in the order they were written;
  * fontkit shapes each run (Arabic joining, Devanagari conjuncts) and reverses a right-to-left
- * one. Every line has the height and baseline of the Latin face, so page flow does not depend on
- * the script.
+ * one, whose mirrored characters (brackets) are swapped first (UAX #9 L4). Each run says what it
+ * stands for (marked-text.ts). Every line has the height and baseline of the Latin face, so page
+ * flow does not depend on the script.
  */
 
 const bidi = bidiFactory();
@@ -26,10 +27,10 @@ export interface TextStyle {
  */
 export type TextAlign = 'left' | 'right' | 'center';
 
+export type TextDirection = 'ltr' | 'rtl';
+
 /** A piece of one line: one face, one direction, at `x` from the line's left edge. */
-interface PlacedPiece {
-  text: string;
-  face: FontFace;
+interface PlacedPiece extends GlyphText {
   x: number;
 }
 
@@ -111,7 +112,13 @@ export function drawText(
   text: string,
   x: number,
   y: number,
-  options: TextStyle & { width: number; align?: TextAlign; flow?: boolean },
+  options: TextStyle & {
+    width: number;
+    align?: TextAlign;
+    flow?: boolean;
+    /** The direction whose start `left` means, for every line; by default each line's own. */
+    direction?: TextDirection;
+  },
 ): number {
   const lines = layoutText(text, options, options.width);
   const height = lineHeight(options);
@@ -122,11 +129,11 @@ export function drawText(
       pdf.addPage();
       top = pdf.page.margins.top;
     }
-    const left = x + alignedOffset(line, options.width, options.align ?? 'left');
+    const rtl = options.direction === undefined ? line.rtl : options.direction === 'rtl';
+    const left = x + alignedOffset(line.width, rtl, options.width, options.align ?? 'left');
     const baseline = top + ascender;
     for (const piece of line.pieces) {
-      useFace(pdf, piece.face).fontSize(options.size);
-      pdf.text(piece.text, left + piece.x, baseline, { lineBreak: false, baseline: 'alphabetic' });
+      drawGlyphText(pdf, piece, left + piece.x, baseline, options.size);
     }
     top += height;
   }
@@ -135,11 +142,24 @@ export function drawText(
   return top;
 }
 
-function alignedOffset(line: TextLine, width: number, align: TextAlign): number {
-  const free = Math.max(0, width - line.width);
+function alignedOffset(lineWidth: number, rtl: boolean, width: number, align: TextAlign): number {
+  const free = Math.max(0, width - lineWidth);
   if (align === 'center') return free / 2;
-  if (align === 'right' || line.rtl) return free;
+  if (align === 'right' || rtl) return free;
   return 0;
+}
+
+/**
+ * The direction of the text's first strong character (UAX #9 P2), or undefined when it has
+ * none (digits and punctuation only).
+ */
+export function textDirection(text: string): TextDirection | undefined {
+  for (const character of text) {
+    const type = bidi.getBidiCharTypeName(character);
+    if (type === 'L') return 'ltr';
+    if (type === 'R' || type === 'AL') return 'rtl';
+  }
+  return undefined;
 }
 
 /** Laid-out paragraphs by style, width and text: a row is measured, then drawn. */
@@ -304,18 +324,32 @@ function placeLine(
       }
     }
   }
+  // Mirrored characters are in the BMP: swapping UTF-16 units never splits a pair.
+  const mirrors = levels
+    ? bidi.getMirroredCharactersMap(text, levels.levels, start, end - 1)
+    : null;
+  const drawn = (piece: LogicalPiece): string => {
+    const characters = text.slice(piece.start, piece.end);
+    if (mirrors === null || mirrors.size === 0 || piece.level % 2 === 0) return characters;
+    return characters
+      .split('')
+      .map((unit, index) => mirrors.get(piece.start + index) ?? unit)
+      .join('');
+  };
   const visual = visualOrder(logical);
   const xs = new Map<LogicalPiece, number>();
   let x = 0;
   for (const piece of visual) {
     xs.set(piece, x);
-    x += piece.face.width(text.slice(piece.start, piece.end), style.size);
+    x += piece.face.width(drawn(piece), style.size);
   }
   return {
     rtl: paragraphLevel % 2 === 1,
     width: x,
     pieces: logical.map((piece) => ({
       text: text.slice(piece.start, piece.end),
+      drawn: drawn(piece),
+      rtl: piece.level % 2 === 1,
       face: piece.face,
       x: xs.get(piece)!,
     })),
