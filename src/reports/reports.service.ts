@@ -7,6 +7,7 @@ import { Decimal, ZERO } from '../common/money/decimal';
 import { formatMoney } from '../common/money/money';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { documentLocale } from '../documents/i18n/document-messages';
 import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
 import { inlineFile } from '../http/inline-file';
 import { AGING_BUCKETS, AgingBucket } from './domain/aging';
@@ -277,6 +278,8 @@ export class ReportsService {
     const pdf = await renderStatementPdf(
       toStatementView(statement, client.address),
       this.config.company,
+      // In the client's language, as its documents are; JSON and CSV stay machine formats.
+      documentLocale(client.language, this.config.documentLocale),
     );
     return inlineFile(pdf, `statement-${statement.client.id}-${statement.to}.pdf`, PDF_MEDIA_TYPE);
   }
