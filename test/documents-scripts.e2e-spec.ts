@@ -1,6 +1,7 @@
 import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import PDFKitDocument from 'pdfkit';
-import { addClient } from './factories/clients';
+import { fontFace } from '../src/documents/pdf/text/font-faces';
+import { addClient, ClientInput } from './factories/clients';
 import { addCreditNote } from './factories/credit-notes';
 import { createEstimate } from './factories/estimates';
 import { createInvoice } from './factories/invoices';
@@ -13,22 +14,30 @@ import {
   isExempt,
   parseToUnicode,
 } from './setup/pdf-glyphs';
+import { drawnOutlines, outlineOf } from './setup/pdf-outlines';
+import { popplerText, withoutDirectionMarks } from './setup/pdf-poppler';
 import { hasInk, inkPixels, RenderedPage, renderPdf, renderPdfs } from './setup/pdf-render';
-import { pdfText } from './setup/pdf-text';
+import { flattened, pdfText } from './setup/pdf-text';
 
 /*
- * CONTRACT.md, Documents: "Every script prints as its glyphs, in reading order (right-to-left
- * runs by the Unicode bidirectional algorithm), and extracts as the same text". For each script
+ * Every script prints as its glyphs, in reading order (right-to-left runs by the Unicode
+ * bidirectional algorithm, brackets mirrored), and extracts as the same text. For each script
  * a client and a document carrying text in it, mixed with Latin and digits, fetched as a PDF
- * through HTTP, and three readings of the file:
+ * through HTTP, and these readings of the file:
  *
- * - the text pdf.js extracts holds every text exactly as sent, in logical order;
+ * - the text pdf.js extracts and the text poppler's pdftotext extracts each hold every text
+ *   exactly as sent, with nothing added (no control or format characters);
  * - every character sent is drawn by a real glyph of an embedded font, never .notdef (tofu);
  * - page 1 renders with ink, and ink where pdf.js places the script's text.
  *
- * pdf.js reads a page in the order it was drawn and turns right-to-left text back into logical
- * order with its own bidi pass, so a right-to-left run extracts in logical order exactly when it
- * was drawn in visual order: the extraction of a Hebrew or Arabic text checks how it was drawn.
+ * pdf.js reads a page in the order it was drawn, through each glyph's ToUnicode entry, and
+ * turns right-to-left text back into logical order with its own bidi pass, so a right-to-left
+ * run extracts in logical order exactly when it was drawn in visual order. poppler reads the
+ * /ActualText of marked content where there is one. Two things poppler's pdftotext does to
+ * right-to-left text whatever the file says, which the texts below stay clear of: on a page
+ * mostly left to right, a neutral character (a bracket, a full stop) at either end of a
+ * right-to-left line is written on the wrong side, and the space between a right-to-left run
+ * and the Latin after it moves before the run; so mixed lines are checked by their parts.
  */
 
 /** A text sent in a field of the document, and what extraction must give back for it. */
@@ -44,6 +53,8 @@ interface SentText {
 
 interface ScriptCase {
   script: string;
+  /** More of the client than its name and address. */
+  client?: ClientInput;
   /** Matches a character of the script (for the text boxes of the rendered page). */
   letters: RegExp;
   names: string;
@@ -113,8 +124,10 @@ const SCRIPTS: ScriptCase[] = [
   {
     script: 'Arabic',
     letters: /\p{Script=Arabic}/u,
-    names: 'شركة المستقبل للتجارة',
+    // Brackets inside right-to-left text: drawn mirrored, extracted as sent.
+    names: 'شركة المستقبل (فرع الرياض) للتجارة',
     address: 'شارع الملك فهد الرياض',
+    client: { country: 'SA', tax_id: 'SA300000000000003' },
     // Digits after Arabic join its run (bidi rule W2): printed left of it. Parts only.
     description: {
       text: 'Consulting for شركة المستقبل 2026',
@@ -125,8 +138,9 @@ const SCRIPTS: ScriptCase[] = [
   {
     script: 'Hebrew',
     letters: /\p{Script=Hebrew}/u,
-    names: 'חברת העתיד',
+    names: 'חברת העתיד (ישראל) בע"מ',
     address: 'רחוב הרצל תל אביב',
+    client: { country: 'IL', phone: '+972 3 555 0100', tax_id: 'IL514000000' },
     // The line mixing Latin and Hebrew.
     description: {
       text: 'Invoice for חברת העתיד Ltd',
@@ -195,10 +209,13 @@ function expectTextsInOrder(extracted: string, texts: string[]): void {
   }
 }
 
-/** Characters extraction must never give: control characters (bar line breaks, tabs), U+FFFD. */
+/**
+ * Characters extraction must never give: control characters (bar line breaks, tabs and form
+ * feeds), format characters (WORD JOINER, bidi controls) and U+FFFD.
+ */
 function strayCharacters(extracted: string): string[] {
-  const stray = extracted.match(/[\p{Cc}\uFFFD]/gu) ?? [];
-  return [...new Set(stray.filter((char) => !'\n\r\t'.includes(char)))].map(
+  const stray = extracted.match(/[\p{Cc}\p{Cf}\uFFFD]/gu) ?? [];
+  return [...new Set(stray.filter((char) => !'\n\r\t\f'.includes(char)))].map(
     (char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
   );
 }
@@ -208,6 +225,8 @@ interface Reading {
   bytes: Buffer;
   /** The text pdf-parse extracts, pages joined by a line break (as pdfText gives it). */
   text: string;
+  /** The text pdftotext extracts, less the direction marks it adds (pdf-poppler.ts). */
+  poppler: string;
   fonts: EmbeddedFont[];
   /** Page 1, drawn. */
   page: RenderedPage;
@@ -226,7 +245,13 @@ async function readAll(pdfs: Array<{ name: string; bytes: Buffer }>, workers = 2
   for (const [batch, pdfsOfBatch] of batches.entries()) {
     for (const [index, { name, bytes }] of pdfsOfBatch.entries()) {
       const { text, pages } = rendered[batch][index];
-      readings.set(name, { bytes, text, fonts: await embeddedFonts(bytes), page: pages[0] });
+      readings.set(name, {
+        bytes,
+        text,
+        poppler: withoutDirectionMarks(await popplerText(bytes)),
+        fonts: await embeddedFonts(bytes),
+        page: pages[0],
+      });
     }
   }
   return readings;
@@ -410,7 +435,12 @@ describe('The checkers this file relies on', () => {
       expect(findText('दु िनया', 'दुनिया').at).toBe(-1);
       expect(findText('दु\nनिया', 'दुनिया').at).toBe(0);
       expect(findText('העתיד חברת', 'חברת העתיד').at).toBe(-1);
-      expect(strayCharacters('a\u0000b\u0005\n\t')).toEqual(['U+0000', 'U+0005']);
+      expect(strayCharacters('a\u0000b\u0005\n\t\f\u2060\u202b')).toEqual([
+        'U+0000',
+        'U+0005',
+        'U+2060',
+        'U+202B',
+      ]);
     });
   });
 });
@@ -446,7 +476,11 @@ describe('Documents in every script', () => {
     });
     const pdfs: Array<{ name: string; bytes: Buffer }> = [];
     for (const item of SCRIPTS) {
-      const client = await addClient(test.http, { names: item.names, address: item.address });
+      const client = await addClient(test.http, {
+        names: item.names,
+        address: item.address,
+        ...item.client,
+      });
       const invoice = await createInvoice(test.http, {
         client: client.id,
         currency: 'EUR',
@@ -500,14 +534,23 @@ describe('Documents in every script', () => {
   describe.each(SCRIPTS)('an invoice in $script', (item) => {
     const sent = [item.names, item.address, item.description.text, item.line];
 
-    it('extracts every text exactly as sent, in logical order', () => {
-      const { text } = reading(`invoice-${item.script}`);
-      expect(strayCharacters(text)).toEqual([]);
-      // Client, address, description, then the line table.
-      expectTextsInOrder(text, [item.names, item.address]);
-      for (const part of item.description.parts ?? [item.description.text]) {
-        expectTextsInOrder(text, [item.address, part, item.line]);
+    it('extracts every text exactly as sent, with pdf.js and with poppler, adding nothing', () => {
+      const { text, poppler } = reading(`invoice-${item.script}`);
+      const texts = [item.names, item.address, item.line];
+      const parts = item.description.parts ?? [item.description.text];
+      for (const [reader, extracted] of [
+        ['pdf.js', text],
+        ['poppler', poppler],
+      ]) {
+        expect({ reader, stray: strayCharacters(extracted) }).toEqual({ reader, stray: [] });
+        // Only whitespace is normalised: items and lines are joined by spaces, tabs or breaks.
+        const flat = flattened(extracted);
+        const missing = [...texts, ...parts].filter((sent) => !flat.includes(sent));
+        expect({ reader, missing }).toEqual({ reader, missing: [] });
       }
+      // pdf.js reads in the order drawn: client, address, description, then the line table.
+      expectTextsInOrder(text, [item.names, item.address]);
+      for (const part of parts) expectTextsInOrder(text, [item.address, part, item.line]);
     });
 
     it('draws every character sent with a real glyph (no tofu)', () => {
@@ -533,6 +576,45 @@ describe('Documents in every script', () => {
       expect(text).not.toContain('העתיד חברת');
       expect(findText(text, 'חברת העתיד').at).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it.each([
+    { script: 'Hebrew', family: 'hebrew' as const },
+    { script: 'Arabic', family: 'arabic' as const },
+  ])(
+    'draws the brackets of a $script name mirrored, and extracts them as sent',
+    async ({ script, family }) => {
+      const { bytes, text, poppler } = reading(`invoice-${script}`);
+      const names = SCRIPTS.find((item) => item.script === script)!.names;
+      // The name is bold: set in the bold face of its script, brackets and all.
+      const face = fontFace(family, 'bold').font;
+      const font = (await drawnOutlines(bytes)).find((each) => each.name === face.postscriptName);
+      // Right to left, "(" opens towards the text on its left: it is drawn as ")" is.
+      expect(font?.outlines.get('(')).toEqual([outlineOf(face, ')')]);
+      expect(font?.outlines.get(')')).toEqual([outlineOf(face, '(')]);
+      expect(outlineOf(face, '(')).not.toEqual(outlineOf(face, ')'));
+      expect(flattened(text)).toContain(names);
+      expect(flattened(poppler)).toContain(names);
+    },
+  );
+
+  it('sets a Hebrew client block flush right as a whole, a Latin one flush left', () => {
+    // The right edges pdf.js places each line's items at, in points.
+    const rightEdge = (page: RenderedPage, token: string): number => {
+      const scale = page.width / 595.28;
+      const boxes = page.textBoxes.filter((box) => box.str.includes(token));
+      return Math.max(...boxes.map((box) => (box.x + box.width) / scale));
+    };
+    const hebrew = reading('invoice-Hebrew').page;
+    const contentRight = 595.28 - 50;
+    // Heading, name, address, country, phone, VAT number: Latin lines too, the whole block.
+    const lines = ['Bill to', 'חברת', 'רחוב', 'Israel', '555 0100', 'IL514000000'];
+    // Points between each line's right end and the content's right edge (+ 0 turns -0 into 0).
+    const offsets = lines.map((token) => Math.round(contentRight - rightEdge(hebrew, token)) + 0);
+    expect(offsets).toEqual(lines.map(() => 0));
+    const latin = reading('invoice-Latin').page;
+    const billTo = latin.textBoxes.find((box) => box.str.includes('Bill to'))!;
+    expect(Math.round(billTo.x / (latin.width / 595.28))).toBe(50);
   });
 
   it('prints an estimate in Hebrew: the client, the line and the note as sent', () => {
