@@ -133,7 +133,8 @@ const SCRIPTS: ScriptCase[] = [
       text: 'Consulting for شركة المستقبل 2026',
       parts: ['Consulting for', 'شركة المستقبل', '2026'],
     },
-    line: 'خدمات استشارية',
+    // ن and ب share a dotless form in Noto Sans Arabic: برنامج must not read بربامج.
+    line: 'برنامج خدمات استشارية',
   },
   {
     script: 'Hebrew',

@@ -1,6 +1,6 @@
 import bidiFactory from 'bidi-js';
 import type * as fontkit from 'fontkit';
-import { FamilyName, FontFace } from './font-faces';
+import { FontFace } from './font-faces';
 
 /*
  * Parsing a font file is most of the cost of a render, and a CJK file is 5–10 MB, so every
@@ -11,8 +11,8 @@ import { FamilyName, FontFace } from './font-faces';
  * Latin P and Cyrillic Р) would then extract one as the other, in a later document too.
  *
  * So each document wraps the shared font in a DocumentFont, which is what pdfkit embeds:
- * - its layout labels every base glyph with the character of *this* text before laying it out,
- *   and answers copies of the glyphs, taken at once, that later layouts cannot relabel;
+ * - its layout labels every glyph with the characters of *this* text it was shaped for, and
+ *   answers copies of the glyphs, taken at once, that later layouts cannot relabel;
  * - each distinct (glyph, characters) pair gets its own number in the document's subset, so one
  *   glyph drawn for two characters is embedded twice and each copy extracts as its own text.
  * Only the glyphs a document uses are embedded (fontkit's subset), so a Latin invoice stays small.
@@ -59,16 +59,7 @@ export class DocumentFont {
   /** This document's glyph number → the font's glyph id. */
   private readonly glyphIds: number[] = [];
 
-  /**
-   * `relabel`: the face's shaping substitutes glyphs (Arabic forms, Indic conjuncts, Thai
-   * marks), and fontkit labels a substituted glyph from its cache too, where priming cannot
-   * reach: its glyph cache is emptied before each layout, at the cost of decoding those glyphs
-   * again.
-   */
-  constructor(
-    private readonly font: fontkit.Font,
-    private readonly relabel: boolean,
-  ) {}
+  constructor(private readonly font: fontkit.Font) {}
 
   // What pdfkit's EmbeddedFont reads for metrics and the font descriptor.
   get postscriptName() {
@@ -182,12 +173,6 @@ export class DocumentFont {
 
   /** fontkit's layout of the text, each glyph labelled with what it extracts as. */
   private shape(text: string, rtl: boolean, features?: string[]): ShapedText {
-    if (this.relabel) (this.font as unknown as { _glyphs: object })._glyphs = {};
-    for (const character of text) {
-      const codePoint = character.codePointAt(0)!;
-      const glyph = this.font.glyphForCodePoint(codePoint) as { codePoints: number[] };
-      glyph.codePoints = [codePoint];
-    }
     const run = this.layoutLabelled(text, rtl, features);
     const labels = extractionLabels(
       text,
@@ -443,9 +428,6 @@ function mirrored(codePoint: number): number {
   return mirror === null ? codePoint : mirror.charCodeAt(0);
 }
 
-/** Families whose shaping substitutes glyphs for others: see DocumentFont's `relabel`. */
-const SHAPED_FAMILIES = new Set<FamilyName>(['arabic', 'hebrew', 'devanagari', 'thai']);
-
 /** Per document: the faces registered on it, and the one it is set in now. */
 interface DocumentFaces {
   registered: Set<string>;
@@ -464,7 +446,7 @@ export function useFace(pdf: PDFKit.PDFDocument, face: FontFace): PDFKit.PDFDocu
   if (faces.current === face) return pdf;
   if (!faces.registered.has(face.key)) {
     // pdfkit embeds any object with fontkit's `layout` as a font (PDFFontFactory.open).
-    const font = new DocumentFont(face.font, SHAPED_FAMILIES.has(face.family));
+    const font = new DocumentFont(face.font);
     pdf.registerFont(face.key, font as unknown as Buffer);
     faces.registered.add(face.key);
   }
