@@ -133,7 +133,7 @@ describe('Delivery over SMTP', () => {
       expect(body).toContain(invoice.invoice_no);
     }
     expect(text).toContain('Dear Zoë <b>Ström</b> & Co,');
-    expect(html).toContain('Dear Zoë &lt;b&gt;Ström&lt;/b&gt; &amp; Co,');
+    expect(html).toContain('Dear <bdi>Zoë &lt;b&gt;Ström&lt;/b&gt; &amp; Co</bdi>,');
     expect(html).not.toContain('<b>');
 
     const attachment = pdfOf(received.mail);

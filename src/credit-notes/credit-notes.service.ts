@@ -73,7 +73,7 @@ export class CreditNotesService {
   async pdf(id: number): Promise<StreamableFile> {
     const print = await this.database.read(() => this.creditNotes.findPrint(id));
     if (!print) throw DomainException.notFound('Credit note', String(id));
-    const view = this.view(print);
+    const view = this.view(print, await this.invoices.issueDateOf(print.document.invoiceId));
     const content = await renderDocumentPdf(view, this.config.company);
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
@@ -157,7 +157,7 @@ export class CreditNotesService {
         documentId: creditNote.id,
         sendLogEntryId: entry.id,
         recipient: entry.email,
-        view: this.view(print),
+        view: this.view(print, await this.invoices.issueDateOf(creditNote.invoiceId)),
       });
       await this.events.record({
         type: 'credit_note.sent',
@@ -170,15 +170,17 @@ export class CreditNotesService {
   }
 
   /**
-   * The credit note as printed, titled Credit note, naming the invoice it corrects, in its
-   * client's language when documents have messages in it.
+   * The credit note as printed, titled Credit note, naming the invoice it corrects and its
+   * date, and what it refunded, in its client's language when documents have messages in it.
    */
-  private view(print: CreditNotePrintRecord): DocumentView {
+  private view(print: CreditNotePrintRecord, invoiceIssueDate: string | null): DocumentView {
     const creditNote = print.document;
     return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, print.lines, {
       locale: documentLocale(print.clientLanguage, this.config.documentLocale),
       corrects: creditNote.invoiceNo,
+      ...(invoiceIssueDate === null ? {} : { correctsDate: invoiceIssueDate }),
       reason: creditNote.reason,
+      refunded: creditNote.refunded,
     });
   }
 

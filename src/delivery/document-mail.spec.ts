@@ -99,6 +99,7 @@ function visibleText(html: string): string {
     .replace(/<div style="display:none;[^"]*">[^<]*<\/div>/, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/<br \/>/g, '\n')
+    .replace(/<\/?bdi>/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(
       /&(lt|gt|quot|#39|amp);/g,
@@ -108,9 +109,11 @@ function visibleText(html: string): string {
 
 /** Both parts show each of `shown`: the text as it is, the HTML as escaped text. */
 function expectInBothParts(parts: { text: string; html: string }, shown: string[]): void {
+  // An isolated name or value (<bdi>) reads as its text.
+  const html = parts.html.replace(/<\/?bdi>/g, '');
   for (const value of shown) {
     expect(parts.text).toContain(value);
-    expect(parts.html).toContain(escapeHtml(value));
+    expect(html).toContain(escapeHtml(value));
   }
 }
 
@@ -291,6 +294,40 @@ describe('composeDocumentMail', () => {
     expectInBothParts(french, ['Facture INV-1 · ANNULÉE', 'Cette facture a été annulée']);
   });
 
+  it('names what settled an invoice: "paid and credited", and no thanks for a payment not made', async () => {
+    const credited = view({
+      amountPaid: '23.10',
+      balanceDue: '0.00',
+      ledger: [{ kind: 'credit', date: '2026-04-02', amount: '23.10', reference: 'CN-1' }],
+    });
+    const parts = await compose(credited);
+    expectInBothParts(parts, ['Paid and credited', 'Nothing is left to pay on this invoice.']);
+    for (const body of [parts.text, visibleText(parts.html)]) {
+      expect(body).not.toMatch(/Amount paid|paid in full|Please pay|GB33|Payable within/);
+    }
+  });
+
+  it('gives a void invoice’s reason, and no bank details or terms on a paid or void one', async () => {
+    for (const settled of [
+      view({ mark: 'void', voidReason: 'Issued twice' }),
+      view({ mark: 'paid', amountPaid: '0.00', balanceDue: '23.10' }),
+    ]) {
+      const parts = await compose(settled);
+      for (const body of [parts.text, visibleText(parts.html)]) {
+        expect(body).not.toMatch(/GB33|BUKBGB22|Barclays|Payable within|Balance due/);
+      }
+    }
+    expectInBothParts(await compose(view({ mark: 'void', voidReason: 'Issued twice' })), [
+      'Reason for voiding',
+      'Issued twice',
+    ]);
+    // Paid by hand: the balance is 0, and what settled the rest is said.
+    expectInBothParts(
+      await compose(view({ mark: 'paid', amountPaid: '0.00', balanceDue: '23.10' })),
+      ['Settled without a recorded payment', 'Balance', '0.00 EUR'],
+    );
+  });
+
   it('says until when an estimate holds, and shows no payment lines', async () => {
     const estimate = view({
       kind: 'estimate',
@@ -311,6 +348,8 @@ describe('composeDocumentMail', () => {
     ]);
     for (const body of [parts.text, parts.html]) {
       expect(body).not.toMatch(/Balance due|Amount paid|Due date|Please pay/);
+      // An estimate asks for no payment: no bank account, no payment terms.
+      expect(body).not.toMatch(/GB33|BUKBGB22|Barclays|Payable within|Payment terms/);
     }
     const spanish = await compose({ ...estimate, locale: 'es' });
     expect(spanish.subject).toBe('Presupuesto EST-1 de Acme Ltd');
@@ -327,7 +366,9 @@ describe('composeDocumentMail', () => {
       number: 'CN-1',
       dueDate: undefined,
       corrects: 'INV-7',
+      correctsDate: '2026-03-15',
       reason: 'Returned goods',
+      refunded: '5.00',
       amountPaid: undefined,
       balanceDue: undefined,
     });
@@ -338,9 +379,13 @@ describe('composeDocumentMail', () => {
       'Credit note number',
       'Corrects invoice',
       'INV-7',
+      'Invoice date',
+      'March 15, 2026',
       'Reason',
       'Returned goods',
       'Credited to',
+      'Refunded on April 1, 2026',
+      '5.00 EUR',
     ]);
     expect(parts.text).not.toMatch(/Due date|Please pay|paid in full|valid until/i);
     const french = await compose({ ...creditNote, locale: 'fr' });
@@ -456,9 +501,28 @@ describe('composeDocumentMail', () => {
     expect(html).toMatch(/font-family:[^;"]*sans-serif/);
   });
 
+  it('isolates names and values as <bdi>, so a right-to-left name keeps its words in order', async () => {
+    const name = 'שרה כהן (Sarah) GmbH';
+    const parts = await compose(view({ customer: { ...view().customer, name } }));
+    expect(parts.html).toContain(`Dear <bdi>${escapeHtml(name)}</bdi>,`);
+    expect(parts.html).toContain(`<bdi>${escapeHtml(name)}</bdi></td>`);
+    expect(parts.html).toContain('attached invoice <bdi>INV-1</bdi> from <bdi>Acme Ltd</bdi>.');
+    // The plain text carries no isolation marks, and nothing but markup was added to the HTML.
+    expect(parts.text).toContain(`Dear ${name},`);
+    expect(parts.text).not.toMatch(/[\u2066-\u2069]/);
+    expect(parts.html).not.toMatch(/[\u2066-\u2069]/);
+  });
+
+  it('writes "label : value" with a no-break space in the French plain text', async () => {
+    const { text } = await compose(view({ locale: 'fr' }));
+    expect(text).toMatch(/Numéro de facture\u00a0: +INV-1/);
+  });
+
   it('right-aligns the amounts of the totals table', async () => {
     const { html } = await compose(view());
-    expect(html).toMatch(/<td align="right"[^>]*text-align:right[^>]*>23\.10 EUR<\/td>/);
+    expect(html).toMatch(
+      /<td align="right"[^>]*text-align:right[^>]*><bdi>23\.10 EUR<\/bdi><\/td>/,
+    );
   });
 
   it('is MJML that validates without errors, whatever the document', async () => {

@@ -1,6 +1,12 @@
 import type Mail from 'nodemailer/lib/mailer';
 import { DocumentMessages, messagesFor } from '../documents/i18n/document-messages';
-import { LabelledRow, paymentTermsIn, totalRows } from '../documents/i18n/document-rows';
+import {
+  asksForPayment,
+  isPositive,
+  LabelledRow,
+  paymentTermsIn,
+  totalRows,
+} from '../documents/i18n/document-rows';
 import { DocumentView, Issuer } from '../documents/pdf/document-view';
 
 /** What the mail needs beyond the document. */
@@ -66,16 +72,20 @@ function mailContent(view: DocumentView, issuer: Issuer): MailContent {
   const mark = view.mark === undefined ? '' : ` · ${t(`mark.${view.mark}`)}`;
   const message =
     view.reminder === undefined
-      ? t('mail.intro', { kind: view.kind, number: view.number, issuer: issuer.name })
+      ? t('mail.intro', {
+          kind: view.kind,
+          number: isolated(view.number),
+          issuer: isolated(issuer.name),
+        })
       : reminderText(view, view.reminder.daysOverdue, messages);
   return {
     locale: messages.locale,
     subject: oneLine(
       view.reminder === undefined ? subject : `${t('mail.reminderSubjectPrefix')} ${subject}`,
     ),
-    heading: `${title} ${view.number}${mark}`,
+    heading: `${title} ${isolated(view.number)}${mark}`,
     greeting: view.customer.name
-      ? t('mail.greeting', { name: view.customer.name })
+      ? t('mail.greeting', { name: isolated(view.customer.name) })
       : t('mail.greetingNoName'),
     message,
     status: statusText(view, messages),
@@ -87,7 +97,7 @@ function mailContent(view: DocumentView, issuer: Issuer): MailContent {
       ...linesOf(issuer.address),
       messages.country(issuer.country ?? ''),
     ].filter((line) => line !== ''),
-    issuerDetails: issuerRows(issuer, messages),
+    issuerDetails: issuerRows(view, issuer, messages),
   };
 }
 
@@ -117,17 +127,16 @@ function statusText(view: DocumentView, { t, money, date }: DocumentMessages): s
   }
   if (view.kind !== 'invoice') return '';
   const balance = view.balanceDue ?? view.total;
-  if (view.mark === 'paid' || !isPositive(balance)) return t('mail.paid');
+  if (view.mark === 'paid' || !isPositive(balance)) {
+    // Settled by a credit note, the customer may have paid nothing: say what is true.
+    const credited = (view.ledger ?? []).some((entry) => entry.kind === 'credit');
+    return t(credited ? 'mail.settled' : 'mail.paid');
+  }
   if (view.reminder !== undefined) return '';
   const amount = money(balance, view.currency);
   return view.dueDate === undefined
     ? t('mail.pay', { amount })
     : t('mail.payBy', { amount, date: date(view.dueDate) });
-}
-
-/** Whether plain decimal text is above zero. */
-function isPositive(decimalText: string): boolean {
-  return !decimalText.startsWith('-') && /[1-9]/.test(decimalText);
 }
 
 /** The number, dates and parties of the document. */
@@ -141,7 +150,11 @@ function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages)
     rows.push({ label, value: date(view.dueDate) });
   }
   if (view.corrects !== undefined) rows.push({ label: t('label.corrects'), value: view.corrects });
+  if (view.correctsDate !== undefined) {
+    rows.push({ label: t('label.correctsDate'), value: date(view.correctsDate) });
+  }
   if (view.reason) rows.push({ label: t('label.reason'), value: view.reason });
+  if (view.voidReason) rows.push({ label: t('label.voidReason'), value: view.voidReason });
   const { name, taxId = '', country: countryCode = '' } = view.customer;
   if (name) rows.push({ label: t(`heading.${view.kind}`), value: name });
   if (taxId) rows.push({ label: t('label.customerTaxId'), value: taxId });
@@ -149,30 +162,40 @@ function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages)
   return rows;
 }
 
-/** The issuer's details that are set, each with its label. */
-function issuerRows(issuer: Issuer, { t, locale }: DocumentMessages): Row[] {
+/**
+ * The issuer's details that are set, each with its label; how to pay (bank, terms) only when
+ * the document asks for payment.
+ */
+function issuerRows(view: DocumentView, issuer: Issuer, { t, locale }: DocumentMessages): Row[] {
   const rows: Row[] = [
     { label: t('label.email'), value: issuer.email },
     { label: t('label.phone'), value: issuer.phone },
     { label: t('label.website'), value: issuer.website },
     { label: t('label.taxId'), value: issuer.taxId },
     { label: t('label.registration'), value: issuer.registration },
-    { label: t('label.bankAccount'), value: issuer.bankAccount },
-    { label: t('label.bankBic'), value: issuer.bankBic },
-    { label: t('label.bank'), value: issuer.bankName },
-    { label: t('label.paymentTerms'), value: paymentTermsIn(issuer, locale) },
   ];
+  if (asksForPayment(view)) {
+    rows.push(
+      { label: t('label.bankAccount'), value: issuer.bankAccount },
+      { label: t('label.bankBic'), value: issuer.bankBic },
+      { label: t('label.bank'), value: issuer.bankName },
+      { label: t('label.paymentTerms'), value: paymentTermsIn(issuer, locale) },
+    );
+  }
   return rows.filter((row) => row.value !== '');
 }
 
 function textBody(content: MailContent): string {
-  const labelWidth = (rows: Row[]) => Math.max(0, ...rows.map((row) => row.label.length)) + 1;
+  // The locale's "label: value" (French sets a no-break space before the colon), aligned.
+  const colon = messagesFor(content.locale).t('label.pair', { label: '', value: '' }).trimEnd();
+  const labelWidth = (rows: Row[]) =>
+    Math.max(0, ...rows.map((row) => row.label.length)) + colon.length;
   const table = (rows: Row[], alignValues: 'left' | 'right') => {
     const width = labelWidth(rows);
     const valueWidth = Math.max(0, ...rows.map((row) => row.value.length));
     return rows.map(({ label, value }) => {
       const shown = alignValues === 'right' ? value.padStart(valueWidth) : value;
-      return `${`${label}:`.padEnd(width)} ${shown.replace(/\r?\n/g, ' ')}`;
+      return `${`${label}${colon}`.padEnd(width)} ${shown.replace(/\r?\n/g, ' ')}`;
     });
   };
   const paragraphs: string[][] = [
@@ -184,10 +207,12 @@ function textBody(content: MailContent): string {
     table(content.totals, 'right'),
     [content.closing, ...content.signature, ...table(content.issuerDetails, 'left')],
   ];
-  return `${paragraphs
-    .filter((lines) => lines.length > 0)
-    .map((lines) => lines.join('\n'))
-    .join('\n\n')}\n`;
+  return plain(
+    `${paragraphs
+      .filter((lines) => lines.length > 0)
+      .map((lines) => lines.join('\n'))
+      .join('\n\n')}\n`,
+  );
 }
 
 /**
@@ -234,8 +259,8 @@ function mjmlOf(content: MailContent): string {
       : `<mj-table font-size="13px" line-height="19px">${tableRows(content.issuerDetails, 'left')}</mj-table>`;
   return `<mjml lang="${escapeHtml(content.locale)}" dir="ltr">
   <mj-head>
-    <mj-title>${textHtml(content.subject)}</mj-title>
-    <mj-preview>${textHtml(content.message)}</mj-preview>
+    <mj-title>${escapeHtml(content.subject)}</mj-title>
+    <mj-preview>${escapeHtml(plain(content.message))}</mj-preview>
     <mj-attributes>
       <mj-all font-family="${FONT_STACK}" />
       <mj-text font-size="15px" line-height="22px" color="${TEXT_COLOUR}" padding="0 0 16px 0" />
@@ -266,14 +291,19 @@ function mjmlOf(content: MailContent): string {
 
 /** Labels left; values left (summary) or right-aligned and unbroken (amounts). */
 function tableRows(rows: Row[], alignValues: 'left' | 'right'): string {
+  // Values may break anywhere (an e-mail address, an IBAN), amounts never; labels only between
+  // words, so that on a narrow screen (390 px) the label column keeps its longest word whole.
   const value =
-    alignValues === 'right' ? 'text-align:right;white-space:nowrap;' : 'text-align:left;';
+    alignValues === 'right'
+      ? 'text-align:right;white-space:nowrap;'
+      : 'text-align:left;overflow-wrap:anywhere;word-break:normal;';
+  const label = 'text-align:left;word-break:normal;overflow-wrap:normal;hyphens:manual;';
   return rows
-    .map(({ label, value: shown, strong }) => {
+    .map(({ label: text, value: shown, strong }) => {
       const weight = strong ? 'font-weight:700;' : 'font-weight:400;';
       return (
-        `<tr><th align="left" valign="top" style="text-align:left;${weight}padding:3px 16px 3px 0;color:${MUTED_COLOUR};">${textHtml(label)}</th>` +
-        `<td align="${alignValues}" valign="top" style="${value}${weight}padding:3px 0;">${textHtml(shown)}</td></tr>`
+        `<tr><th align="left" valign="top" style="${label}${weight}padding:3px 16px 3px 0;color:${MUTED_COLOUR};">${textHtml(text)}</th>` +
+        `<td align="${alignValues}" valign="top" style="${value}${weight}padding:3px 0;"><bdi>${textHtml(shown)}</bdi></td></tr>`
       );
     })
     .join('');
@@ -281,7 +311,28 @@ function tableRows(rows: Row[], alignValues: 'left' | 'right'): string {
 
 /** Escaped text whose line breaks stay line breaks. */
 function textHtml(text: string): string {
-  return linesOf(text).map(escapeHtml).join('<br />');
+  return linesOf(text)
+    .map((line) => escapeHtml(line).replace(ISOLATED, '<bdi>$1</bdi>'))
+    .join('<br />');
+}
+
+/*
+ * A name or number set inside a sentence is isolated, so that a right-to-left name (שרה כהן
+ * (Sarah) GmbH) keeps its words in order and does not pull the sentence's punctuation into it:
+ * marked with FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE while the sentence is built, then
+ * written as <bdi> in the HTML and left out of the plain text.
+ */
+const FSI = '\u2068';
+const PDI = '\u2069';
+const ISOLATED = new RegExp(`${FSI}([^${FSI}${PDI}]*)${PDI}`, 'g');
+
+function isolated(value: string): string {
+  return `${FSI}${value}${PDI}`;
+}
+
+/** Plain text without the isolation marks. */
+function plain(text: string): string {
+  return text.replace(/[\u2068\u2069]/g, '');
 }
 
 function linesOf(text: string): string[] {

@@ -224,10 +224,12 @@ export function toInvoiceView(
   locale: DocumentLocale,
   today: string,
 ): DocumentView {
+  const mark = invoiceMark(invoice, today);
   return toDocumentView('invoice', invoice.invoiceNo, invoice, print.lines, {
     locale,
     amountPaid: invoice.amountPaid,
-    mark: invoiceMark(invoice, today),
+    mark,
+    ...(mark === 'void' ? { voidReason: invoice.voidReason } : {}),
     ledger: printedLedger(print.payments, print.creditNoteNumbers),
   });
 }

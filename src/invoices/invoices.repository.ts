@@ -239,6 +239,16 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
     return { ...print, creditNoteNumbers };
   }
 
+  /** The invoice's issue date, archived or not (a credit note names it); null when none. */
+  async issueDateOf(id: number): Promise<string | null> {
+    const row = await this.database.manager.findOne(Invoice, {
+      select: { id: true, issueDate: true },
+      where: { id },
+      withDeleted: true,
+    });
+    return row?.issueDate ?? null;
+  }
+
   /** The number of each credit note of the invoice, by id. */
   private async creditNoteNumbers(invoiceId: number): Promise<Map<number, string>> {
     const rows: Array<{ id: number | string; credit_note_no: string }> =

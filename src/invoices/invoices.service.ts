@@ -381,6 +381,11 @@ export class InvoicesService {
    * The `before` of an event for a change to the invoice's own fields only (a payment, a
    * refund, a credit, a void, a flag, a send): taken from the locked row, with no read.
    */
+  /** The issue date of an invoice, archived or not, that a credit note corrects. */
+  async issueDateOf(id: number): Promise<string | null> {
+    return this.database.read(() => this.invoices.issueDateOf(id));
+  }
+
   snapshotOf(invoice: Invoice): object {
     return toRecordPart(invoice, this.clock.today());
   }

@@ -194,6 +194,40 @@ describe('renderDocumentPdf', () => {
     expect(longest).toBeLessThan(120);
   });
 
+  it('never leaves the closing block alone on a last page: the last line goes with it', async () => {
+    const issuer = {
+      ...ISSUER,
+      bankAccount: 'DE89 3704 0044 0532 0130 00',
+      bankBic: 'COBADEFFXXX',
+      bankName: 'Commerzbank',
+      paymentTerms: 'Payable within 30 days of the invoice date.',
+    };
+    // Line counts around the ends of the first pages: each moves the closing block along.
+    const lonely: number[] = [];
+    for (const count of [21, 22, 23, 24, 25, 26, 27, 28, 55, 56, 57, 58, 59, 60]) {
+      const { pages } = await render(invoiceView({ lines: manyLines(count) }), issuer);
+      const last = pages[pages.length - 1];
+      if (!last.includes(`Item number ${count} `)) lonely.push(count);
+      expect(last).toContain('Payment terms');
+    }
+    expect(lonely).toEqual([]);
+  });
+
+  it('sizes the ledger’s date and the details by their text: a long Spanish date stays on one line', async () => {
+    const { pdfText: extract } = await import('../../../test/setup/pdf-text');
+    const view = invoiceView({
+      locale: 'es',
+      issueDate: '2026-11-28',
+      dueDate: '2026-12-28',
+      amountPaid: '100.00',
+      ledger: [{ kind: 'payment', date: '2026-11-28', amount: '100.00', reference: 'PAY-1' }],
+    });
+    const lines = (await extract(await renderDocumentPdf(view, ISSUER))).text.split('\n');
+    expect(lines.filter((line) => line.includes('28 de noviembre de 2026')).length).toBe(2);
+    expect(lines.filter((line) => line.includes('28 de diciembre de 2026')).length).toBe(1);
+    expect(lines.filter((line) => /^\s*(de )?2026\s*$/.test(line))).toEqual([]);
+  });
+
   it('prints control characters as spaces and keeps line breaks', async () => {
     const { text } = await render(
       invoiceView({ note: 'First\u0000line\r\nSecond\tline', description: 'Bell\u0007here' }),
@@ -209,37 +243,70 @@ describe('renderDocumentPdf', () => {
     expect(first.equals(other)).toBe(false);
   });
 
-  it('marks a paid invoice PAID and lists its payments, refunds and credits with dates', async () => {
+  it('marks a paid invoice PAID, balance 0, and lists its ledger signed as it counts', async () => {
     const { text } = await render(
       invoiceView({
         mark: 'paid',
-        amountPaid: '990.69',
+        amountPaid: '1000.69',
         balanceDue: '0.00',
         ledger: [
           { kind: 'payment', date: '2026-03-05', amount: '1000.69', reference: 'PAY-1' },
           { kind: 'refund', date: '2026-03-06', amount: '10.00', reference: 'PAY-2' },
-          { kind: 'credit', date: '2026-03-07', amount: '0.00', reference: 'CN-1' },
+          { kind: 'credit', date: '2026-03-07', amount: '10.00', reference: 'CN-1' },
         ],
       }),
     );
     expectInOrder(text, [
       'INVOICE PAID',
-      'Balance due 0.00 EUR',
+      // Credits count in the amount paid: its label says so.
+      'Paid and credited 1,000.69 EUR',
+      'Balance 0.00 EUR',
       'Payments, refunds and credits',
       'Date Type Reference Amount (EUR)',
       'March 5, 2026 Payment PAY-1 1,000.69',
       'March 6, 2026 Refund PAY-2 -10.00',
-      'March 7, 2026 Credit CN-1 -0.00',
+      'March 7, 2026 Credit CN-1 10.00',
     ]);
-    expect(text).not.toContain('VOID');
+    expect(text).not.toMatch(/VOID|Balance due|Amount paid/);
   });
 
-  it('marks a void invoice VOID and prints no payment details on it', async () => {
-    const issuer = { ...ISSUER, bankAccount: 'DE89 3704 0044 0532 0130 00' };
-    const { text } = await render(invoiceView({ mark: 'void' }), issuer);
-    expect(text).toContain('INVOICE VOID');
+  it('says what a paid invoice without recorded payments settled, and asks for nothing', async () => {
+    const issuer = {
+      ...ISSUER,
+      bankAccount: 'DE89 3704 0044 0532 0130 00',
+      paymentTerms: 'Net 30',
+    };
+    const { text } = await render(
+      invoiceView({ mark: 'paid', amountPaid: '0.00', balanceDue: '990.69', ledger: [] }),
+      issuer,
+    );
+    expectInOrder(text, [
+      'INVOICE PAID',
+      'Amount paid 0.00 EUR',
+      'Settled without a recorded payment 990.69 EUR',
+      'Balance 0.00 EUR',
+    ]);
+    expect(text).not.toMatch(/Balance due|DE89|Net 30|Payment terms/);
+  });
+
+  it('marks a void invoice VOID, prints its reason and asks for nothing', async () => {
+    const issuer = {
+      ...ISSUER,
+      bankAccount: 'DE89 3704 0044 0532 0130 00',
+      paymentTerms: 'Net 30',
+    };
+    const { text } = await render(
+      invoiceView({
+        mark: 'void',
+        voidReason: 'Issued twice by mistake',
+        amountPaid: '0.00',
+        balanceDue: '990.69',
+      }),
+      issuer,
+    );
+    expectInOrder(text, ['INVOICE VOID', 'Reason for voiding Issued twice by mistake']);
     expect(text).not.toContain('PAID');
-    expect(text).not.toContain('DE89');
+    expect(text).not.toMatch(/DE89|Net 30|Balance/);
     const open = await render(invoiceView(), issuer);
     expect(open.text).not.toMatch(/PAID|VOID/);
     expect(open.text).toContain('IBAN / Account: DE89 3704 0044 0532 0130 00');

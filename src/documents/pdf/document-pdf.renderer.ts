@@ -1,5 +1,5 @@
 import { DocumentMessages, messagesFor } from '../i18n/document-messages';
-import { labelled, paymentTermsIn, totalRows } from '../i18n/document-rows';
+import { asksForPayment, labelled, paymentTermsIn, totalRows } from '../i18n/document-rows';
 import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine, Issuer } from './document-view';
 import {
   AmountRowWidths,
@@ -40,9 +40,13 @@ import {
 
 export const PDF_MEDIA_TYPE = 'application/pdf';
 
-/** Issuer on the left, the dates on the right, as shares of the content width. */
-const DETAILS_SHARE = 0.42;
-const DETAILS_LABEL_SHARE = 0.5;
+/**
+ * Issuer on the left, the dates on the right: the dates as wide as they need, within these
+ * shares of the content width; their values within a share of theirs.
+ */
+const DETAILS_MIN_SHARE = 0.3;
+const DETAILS_MAX_SHARE = 0.55;
+const DETAILS_VALUE_MAX_SHARE = 0.7;
 
 /**
  * The line table: the number columns are as wide as their widest text (at least these widths,
@@ -50,6 +54,8 @@ const DETAILS_LABEL_SHARE = 0.5;
  */
 const NUMBER_COLUMN_MIN_WIDTHS = { quantity: 55, rate: 80, amount: 90 };
 const NUMBER_COLUMN_MAX_SHARE = 0.22;
+/** The ledger's date, kind and amount: each at most this share; the reference takes the rest. */
+const LEDGER_COLUMN_MAX_SHARE = 0.28;
 
 /** Totals sit under the table, right-aligned: a label, then the amount and currency code. */
 const TOTALS: AmountRowWidths = { label: 150, value: 170, gap: 4 };
@@ -91,6 +97,7 @@ function drawDocument(pdf: PDFKit.PDFDocument, printing: Printing): void {
   drawClient(pdf, printing);
   drawParagraph(pdf, null, view.description);
   drawParagraph(pdf, messages.t('label.reason'), view.reason ?? '');
+  drawParagraph(pdf, messages.t('label.voidReason'), view.voidReason ?? '');
   drawLineTable(pdf, printing);
   drawTotals(pdf, printing);
   drawLedger(pdf, printing);
@@ -173,19 +180,42 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void
   const { view, issuer, messages } = printing;
   const content = contentBox(pdf);
   const top = pdf.y;
-  const detailsWidth = content.width * DETAILS_SHARE;
+  const dueLabel = view.kind === 'estimate' ? 'label.validUntil' : 'label.dueDate';
+  const details = (
+    [
+      [messages.t('label.issueDate'), messages.date(view.issueDate)],
+      [messages.t(dueLabel), view.dueDate && messages.date(view.dueDate)],
+      [messages.t('label.corrects'), view.corrects],
+      [messages.t('label.correctsDate'), view.correctsDate && messages.date(view.correctsDate)],
+    ] as Array<[string, string | undefined]>
+  ).filter((detail): detail is [string, string] => detail[1] !== undefined);
+  // The details as wide as their longest label and value, so that a written-out date stays on
+  // one line; the issuer (whose registration may be long) takes the rest.
+  const labelWidth = Math.max(
+    ...details.map(([label]) => singleLineWidth(label, { size: TYPE_SIZE.body })),
+  );
+  const valueWidth = Math.max(
+    ...details.map(([, value]) => singleLineWidth(value, { size: TYPE_SIZE.body, bold: true })),
+  );
+  const detailsWidth = Math.min(
+    Math.max(
+      Math.ceil(labelWidth + valueWidth) + 3 * CELL_PADDING.x,
+      content.width * DETAILS_MIN_SHARE,
+    ),
+    content.width * DETAILS_MAX_SHARE,
+  );
   const issuerBox = { x: content.x, width: content.width - detailsWidth - BLOCK_GAP };
   const issuerBottom = drawLines(pdf, issuerBox, top, issuerLines(issuer, messages));
   const detailsBox = { x: content.x + content.width - detailsWidth, width: detailsWidth };
-  const dueLabel = view.kind === 'estimate' ? 'label.validUntil' : 'label.dueDate';
-  const details: Array<[string, string | undefined]> = [
-    [messages.t('label.issueDate'), messages.date(view.issueDate)],
-    [messages.t(dueLabel), view.dueDate && messages.date(view.dueDate)],
-    [messages.t('label.corrects'), view.corrects],
-  ];
+  // A value (a written-out date) never wraps while the details fit; a long label may.
+  const valueShare = Math.min(
+    DETAILS_VALUE_MAX_SHARE,
+    (valueWidth + 2 * CELL_PADDING.x + 1) / detailsWidth,
+  );
+  const labelShare = 1 - valueShare;
   let y = top;
   for (const [label, value] of details) {
-    if (value !== undefined) y = drawLabelled(pdf, detailsBox, y, label, value);
+    y = drawLabelled(pdf, detailsBox, y, label, value, labelShare);
   }
   pdf.y = Math.max(issuerBottom, y) + BLOCK_GAP;
 }
@@ -205,7 +235,7 @@ function drawClient(pdf: PDFKit.PDFDocument, printing: Printing): void {
       { text: address },
       { text: country && messages.country(country) },
       { text: phone },
-      { text: taxId && `${messages.t('label.customerTaxId')}: ${taxId}` },
+      { text: labelled(messages, 'label.customerTaxId', taxId) },
     ],
     { directionFrom: name },
   );
@@ -219,8 +249,9 @@ function drawLabelled(
   y: number,
   label: string,
   value: string,
+  labelShare: number,
 ): number {
-  const labelWidth = box.width * DETAILS_LABEL_SHARE;
+  const labelWidth = box.width * labelShare;
   const labelBottom = drawLines(pdf, { x: box.x, width: labelWidth }, y, [
     { text: label, muted: true },
   ]);
@@ -246,18 +277,15 @@ function drawParagraph(pdf: PDFKit.PDFDocument, heading: string | null, body: st
 function tableColumns(pdf: PDFKit.PDFDocument, printing: Printing): LineColumn[] {
   const { view, messages } = printing;
   const total = contentBox(pdf).width;
-  const widthOf = (key: 'quantity' | 'rate' | 'amount', label: string) => {
-    const texts = view.lines.map((line) => cellText(printing, line, key));
-    const widest = Math.max(
-      singleLineWidth(label, { size: TYPE_SIZE.table, bold: true }),
-      ...texts.map((text) => singleLineWidth(text, { size: TYPE_SIZE.table })),
+  const widthOf = (key: 'quantity' | 'rate' | 'amount', label: string) =>
+    Math.max(
+      NUMBER_COLUMN_MIN_WIDTHS[key],
+      fittedWidth(
+        label,
+        view.lines.map((line) => cellText(printing, line, key)),
+        total * NUMBER_COLUMN_MAX_SHARE,
+      ),
     );
-    const wanted = Math.ceil(widest) + 2 * CELL_PADDING.x + 1;
-    return Math.min(
-      Math.max(NUMBER_COLUMN_MIN_WIDTHS[key], wanted),
-      total * NUMBER_COLUMN_MAX_SHARE,
-    );
-  };
   const labels = {
     quantity: messages.t('label.quantity'),
     rate: messages.t('label.rate', { currency: view.currency }),
@@ -289,61 +317,71 @@ function cellText(
   return key === 'description' ? text : messages.amount(text);
 }
 
-/** Rows in order; a row that does not fit starts a new page, which repeats the header. */
+/**
+ * Rows in order; a row that does not fit starts a new page, which repeats the header. The last
+ * row is kept with the closing block (totals, ledger, payment details, the note's start) when
+ * they fit on one page together, so no page holds the closing block alone.
+ */
 function drawLineTable(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const columns = tableColumns(pdf, printing);
   const texts = (line: DocumentViewLine | undefined) =>
     columns.map((column) => (line ? cellText(printing, line, column.key) : ''));
-  const first = printing.view.lines[0];
-  startPageIfShort(pdf, headerHeight(columns) + textRowHeight(columns, texts(first)));
+  const lines = printing.view.lines;
+  startPageIfShort(pdf, headerHeight(columns) + textRowHeight(columns, texts(lines[0])));
   drawTableHeader(pdf, columns);
-  for (const line of printing.view.lines) {
+  const closing = BLOCK_GAP / 2 + closingHeight(pdf, printing);
+  const page = contentBox(pdf).bottom - pdf.page.margins.top - headerHeight(columns);
+  lines.forEach((line, index) => {
     const cells = texts(line);
-    if (startPageIfShort(pdf, textRowHeight(columns, cells))) drawTableHeader(pdf, columns);
+    const height = textRowHeight(columns, cells);
+    const last = index === lines.length - 1;
+    const needed = last && height + closing <= page ? height + closing : height;
+    if (startPageIfShort(pdf, needed)) drawTableHeader(pdf, columns);
     drawTextRow(pdf, columns, cells);
-  }
+  });
   pdf.y += BLOCK_GAP / 2;
+}
+
+/** What follows the line table on the last page: totals, ledger, payment details, note start. */
+function closingHeight(pdf: PDFKit.PDFDocument, printing: Printing): number {
+  const width = contentBox(pdf).width;
+  const totals = totalRows(printing.view, printing.messages).length * amountRowHeight(TOTALS);
+  const payment = paymentDetailLines(printing);
+  const paymentHeight = payment.length === 0 ? 0 : linesHeight(width, payment) + BLOCK_GAP;
+  const note = printable(printing.view.note);
+  const noteStart =
+    note === ''
+      ? 0
+      : Math.min(linesHeight(width, [{ text: note }]), 3 * typeLineHeight(TYPE_SIZE.body)) +
+        typeLineHeight(TYPE_SIZE.body, true);
+  return totals + BLOCK_GAP + ledgerHeight(pdf, printing) + paymentHeight + noteStart;
 }
 
 /** The totals, kept together on one page, right-aligned under the table. */
 function drawTotals(pdf: PDFKit.PDFDocument, { view, messages }: Printing): void {
   const rows = totalRows(view, messages);
-  startPageIfShort(pdf, rows.length * amountRowHeight(TOTALS));
-  for (const row of rows) drawAmountRow(pdf, TOTALS, row);
+  // The labels as wide as the longest ("Settled without a recorded payment"), within the page.
+  const widest = Math.max(
+    ...rows.map((row) => singleLineWidth(row.label, { size: TYPE_SIZE.body, bold: true })),
+  );
+  const widths = {
+    ...TOTALS,
+    label: Math.min(
+      Math.max(TOTALS.label, Math.ceil(widest) + 2 * CELL_PADDING.x),
+      contentBox(pdf).width - TOTALS.value,
+    ),
+  };
+  startPageIfShort(pdf, rows.length * amountRowHeight(widths));
+  for (const row of rows) drawAmountRow(pdf, widths, row);
   pdf.y += BLOCK_GAP;
 }
 
-const LEDGER_WIDTHS = { date: 120, kind: 90, amount: 130 };
-
 /** An invoice's payments, refunds and credits with their dates, under a heading. */
 function drawLedger(pdf: PDFKit.PDFDocument, printing: Printing): void {
-  const { view, messages } = printing;
-  const entries = view.ledger ?? [];
+  const entries = printing.view.ledger ?? [];
   if (entries.length === 0) return;
+  const { columns, texts, heading } = ledgerTable(pdf, printing);
   const content = contentBox(pdf);
-  const columns = placeColumns<LedgerColumn['key']>(pdf, [
-    { key: 'date', label: messages.t('ledger.date'), width: LEDGER_WIDTHS.date, align: 'left' },
-    { key: 'kind', label: messages.t('ledger.kind'), width: LEDGER_WIDTHS.kind, align: 'left' },
-    {
-      key: 'reference',
-      label: messages.t('ledger.reference'),
-      width: content.width - LEDGER_WIDTHS.date - LEDGER_WIDTHS.kind - LEDGER_WIDTHS.amount,
-      align: 'left',
-    },
-    {
-      key: 'amount',
-      label: messages.t('ledger.amount', { currency: view.currency }),
-      width: LEDGER_WIDTHS.amount,
-      align: 'right',
-    },
-  ]);
-  const texts = (entry: DocumentViewLedgerEntry) => [
-    messages.date(entry.date),
-    messages.t(`ledger.${entry.kind}`),
-    printable(entry.reference),
-    messages.amount(entry.kind === 'payment' ? entry.amount : `-${entry.amount}`),
-  ];
-  const heading: TextLine[] = [{ text: messages.t('ledger.heading'), bold: true }];
   startPageIfShort(
     pdf,
     linesHeight(content.width, heading) +
@@ -360,19 +398,87 @@ function drawLedger(pdf: PDFKit.PDFDocument, printing: Printing): void {
   pdf.y += BLOCK_GAP;
 }
 
-/** How to pay an invoice: the terms and the bank details, when set; not on a void one. */
+/** The ledger's columns, each but the reference as wide as its widest text in the locale. */
+function ledgerTable(pdf: PDFKit.PDFDocument, printing: Printing) {
+  const { view, messages } = printing;
+  const entries = view.ledger ?? [];
+  const texts = (entry: DocumentViewLedgerEntry) => [
+    messages.date(entry.date),
+    messages.t(`ledger.${entry.kind}`),
+    printable(entry.reference),
+    // Signed as it counts towards the amount paid: payments and credits add, refunds subtract.
+    messages.amount(entry.kind === 'refund' ? `-${entry.amount}` : entry.amount),
+  ];
+  const labels = [
+    messages.t('ledger.date'),
+    messages.t('ledger.kind'),
+    messages.t('ledger.reference'),
+    messages.t('ledger.amount', { currency: view.currency }),
+  ];
+  const rows = entries.map(texts);
+  const total = contentBox(pdf).width;
+  const [date, kind, , amount] = labels.map((label, index) =>
+    fittedWidth(
+      label,
+      rows.map((row) => row[index]),
+      total * LEDGER_COLUMN_MAX_SHARE,
+    ),
+  );
+  const columns = placeColumns<LedgerColumn['key']>(pdf, [
+    { key: 'date', label: labels[0], width: date, align: 'left' },
+    { key: 'kind', label: labels[1], width: kind, align: 'left' },
+    { key: 'reference', label: labels[2], width: total - date - kind - amount, align: 'left' },
+    { key: 'amount', label: labels[3], width: amount, align: 'right' },
+  ]);
+  const heading: TextLine[] = [{ text: messages.t('ledger.heading'), bold: true }];
+  return { columns, texts, heading };
+}
+
+/** The height of the ledger block as drawLedger draws it on one page. */
+function ledgerHeight(pdf: PDFKit.PDFDocument, printing: Printing): number {
+  const entries = printing.view.ledger ?? [];
+  if (entries.length === 0) return 0;
+  const { columns, texts, heading } = ledgerTable(pdf, printing);
+  return (
+    linesHeight(contentBox(pdf).width, heading) +
+    CELL_PADDING.y +
+    headerHeight(columns) +
+    entries.reduce((height, entry) => height + textRowHeight(columns, texts(entry)), 0) +
+    BLOCK_GAP
+  );
+}
+
+/**
+ * A table column as wide as its widest text (the bold header or a cell, in the table's type),
+ * at most `maximum`: a date or an amount never wraps while it fits.
+ */
+function fittedWidth(label: string, cells: string[], maximum: number): number {
+  const widest = Math.max(
+    singleLineWidth(label, { size: TYPE_SIZE.table, bold: true }),
+    ...cells.map((text) => singleLineWidth(text, { size: TYPE_SIZE.table })),
+  );
+  return Math.min(Math.ceil(widest) + 2 * CELL_PADDING.x + 1, maximum);
+}
+
+/** How to pay an invoice that asks for payment: the terms and the bank details, when set. */
 function drawPaymentDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const lines = paymentDetailLines(printing);
+  if (lines.length === 0) return;
+  const content = contentBox(pdf);
+  startPageIfShort(pdf, linesHeight(content.width, lines));
+  pdf.y = drawLines(pdf, content, pdf.y, lines) + BLOCK_GAP;
+}
+
+/** The heading and lines of the payment details; none when the document asks for nothing. */
+function paymentDetailLines(printing: Printing): TextLine[] {
   const { view, issuer, messages } = printing;
-  if (view.kind !== 'invoice' || view.mark === 'void') return;
+  if (!asksForPayment(view)) return [];
   const lines: TextLine[] = [
     { text: paymentTermsIn(issuer, messages.locale) },
     { text: labelled(messages, 'label.bank', issuer.bankName) },
     { text: labelled(messages, 'label.bankAccount', issuer.bankAccount) },
     { text: labelled(messages, 'label.bankBic', issuer.bankBic) },
   ].filter((line) => printable(line.text) !== '');
-  if (lines.length === 0) return;
-  const content = contentBox(pdf);
-  const heading: TextLine = { text: messages.t('label.paymentTerms'), bold: true };
-  startPageIfShort(pdf, linesHeight(content.width, [heading, ...lines]));
-  pdf.y = drawLines(pdf, content, pdf.y, [heading, ...lines]) + BLOCK_GAP;
+  if (lines.length === 0) return [];
+  return [{ text: messages.t('label.paymentTerms'), bold: true }, ...lines];
 }

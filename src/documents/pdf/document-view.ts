@@ -54,9 +54,12 @@ export interface DocumentView {
   issueDate: string;
   /** Invoices and estimates. */
   dueDate?: string;
-  /** Credit notes: the number of the invoice it corrects, and why. */
+  /** Credit notes: the number of the invoice it corrects, that invoice's issue date, and why. */
   corrects?: string;
+  correctsDate?: string;
   reason?: string;
+  /** Credit notes: the part of its total paid back to the customer (on its issue date), if any. */
+  refunded?: string;
   currency: string;
   /**
    * The locale the document prints in: the client's `language` when it has a message file,
@@ -77,6 +80,8 @@ export interface DocumentView {
   balanceDue?: string;
   /** Invoices: `paid` (status Paid), `void` (voided); absent otherwise. */
   mark?: 'paid' | 'void';
+  /** Void invoices: why, as given when it was voided ('' when none was). */
+  voidReason?: string;
   /** Invoices: the ledger's payments, refunds and credits, oldest first (void ones left out). */
   ledger?: DocumentViewLedgerEntry[];
   note: string;
@@ -121,9 +126,12 @@ export interface DocumentViewParts {
   amountPaid?: Decimal;
   mark?: DocumentView['mark'];
   ledger?: DocumentLedgerEntry[];
+  voidReason?: string;
   /** Credit notes. */
   corrects?: string;
+  correctsDate?: string;
   reason?: string;
+  refunded?: Decimal;
 }
 
 /**
@@ -138,7 +146,7 @@ export function toDocumentView(
   parts: DocumentViewParts,
 ): DocumentView {
   const money = (value: Decimal) => formatMoney(value, record.currency);
-  const { amountPaid, mark, ledger, ...printed } = parts;
+  const { amountPaid, mark, ledger, refunded, ...printed } = parts;
   const view: DocumentView = {
     kind,
     number,
@@ -171,6 +179,7 @@ export function toDocumentView(
     view.balanceDue = money(outstandingBalance(record.total, amountPaid));
   }
   if (mark !== undefined) view.mark = mark;
+  if (refunded !== undefined) view.refunded = money(refunded);
   if (ledger !== undefined) {
     view.ledger = ledger.map((entry) => ({ ...entry, amount: money(entry.amount) }));
   }
