@@ -2,7 +2,13 @@ import type { Response } from 'supertest';
 import { addClient, createClient } from './factories/clients';
 import { addCreditNote } from './factories/credit-notes';
 import { createEstimate, estimateLines, estimateNumber } from './factories/estimates';
-import { createInvoice, invoiceNumber, lineItems, payInvoice } from './factories/invoices';
+import {
+  createInvoice,
+  invoiceNumber,
+  lineItems,
+  payInvoice,
+  refundInvoice,
+} from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, NON_DIGIT_IDS, UNKNOWN_IDS } from './setup/expectations';
 import { expectInOrder, flattened, pdfText } from './setup/pdf-text';
@@ -189,6 +195,97 @@ describe('Documents as PDF', () => {
     expect(text).not.toContain('Balance due');
   });
 
+  describe('figures that agree with the API (a ledger check runs on every invoice PDF too)', () => {
+    let client: string;
+
+    beforeAll(async () => {
+      client = await createClient(test.http, { names: 'Ledger Client Ltd' });
+    });
+
+    const invoiceWith = (rate: string) =>
+      createInvoice(test.http, {
+        client,
+        currency: 'EUR',
+        issue_date: '2026-03-01',
+        due_date: '2026-03-31',
+        items: [{ description: 'Work', quantity: 1, rate }],
+      });
+    const printed = async (id: string, number: string) =>
+      (await expectPdf(await getPdf('invoice', id), `${number}.pdf`)).text;
+
+    it('lists payments and credits as adding and refunds as subtracting, summing to the amount paid', async () => {
+      const invoice = await invoiceWith('1000.00');
+      await payInvoice(test.http, invoice.id, '600.00');
+      await refundInvoice(test.http, invoice.id, '100.00');
+      const note = (
+        await addCreditNote(test.http, invoice.id, {
+          issue_date: '2026-03-20',
+          items: [{ description: 'Discount', quantity: 1, rate: '200.00' }],
+        })
+      ).credit_note[0];
+      const text = await printed(invoice.id, invoice.invoice_no);
+      expectInOrder(text, [
+        'Total 1,000.00 EUR',
+        'Paid and credited 700.00 EUR',
+        'Balance due 300.00 EUR',
+        'Payments, refunds and credits',
+        'March 10, 2026 Payment',
+        '600.00',
+        'March 12, 2026 Refund',
+        '-100.00',
+        `March 20, 2026 Credit ${note.credit_note_no} 200.00`,
+        'Payment terms',
+      ]);
+    });
+
+    it('shows a paid invoice a balance of 0 and asks for nothing; a void one its reason and no balance', async () => {
+      const paidByHand = await invoiceWith('238.00');
+      await test.http.get(`/v1/invoice/paid/${paidByHand.id}`).expect(200);
+      const paid = await printed(paidByHand.id, paidByHand.invoice_no);
+      expectInOrder(paid, [
+        'PAID',
+        'Amount paid 0.00 EUR',
+        'Settled without a recorded payment 238.00 EUR',
+        'Balance 0.00 EUR',
+      ]);
+      expect(paid).not.toMatch(/Balance due|Payment terms|GB33/);
+
+      const voided = await invoiceWith('600.00');
+      await test.http
+        .post(`/v1/invoice/${voided.id}/void`)
+        .send({ reason: 'Issued to the wrong company' })
+        .expect(200);
+      const text = await printed(voided.id, voided.invoice_no);
+      expectInOrder(text, [
+        'VOID',
+        'Reason for voiding Issued to the wrong company',
+        'Amount paid',
+      ]);
+      expect(text).not.toMatch(/Balance|Payment terms|GB33|600\.00 EUR Balance/);
+    });
+
+    it('names a credit note’s invoice with its date, and says what it refunded and when', async () => {
+      const invoice = await invoiceWith('300.00');
+      await payInvoice(test.http, invoice.id, '300.00');
+      const note = (
+        await addCreditNote(test.http, invoice.id, {
+          issue_date: '2026-03-22',
+          refund: true,
+          items: [{ description: 'Returned', quantity: 1, rate: '120.00' }],
+        })
+      ).credit_note[0];
+      const text = (
+        await expectPdf(await getPdf('credit-note', note.id), `${note.credit_note_no}.pdf`)
+      ).text;
+      expectInOrder(text, [
+        `Corrects invoice ${invoice.invoice_no}`,
+        'Invoice date March 1, 2026',
+        'Total 120.00 EUR',
+        'Refunded on March 22, 2026 120.00 EUR',
+      ]);
+    });
+  });
+
   describe('in the client’s language, with what an accountant looks for', () => {
     let client: string;
 
@@ -286,15 +383,20 @@ describe('Documents as PDF', () => {
           `${creditNote.credit_note_no}.pdf`,
         )
       ).text;
-      expectInOrder(creditText, [`Ursprungsrechnung ${invoice.invoice_no}`, 'Grund Rabatt']);
+      expectInOrder(creditText, [
+        `Ursprungsrechnung ${invoice.invoice_no}`,
+        'Rechnungsdatum 1. März 2026',
+        'Grund Rabatt',
+      ]);
       const invoiceText = (
         await expectPdf(await getPdf('invoice', invoice.id), `${invoice.invoice_no}.pdf`)
       ).text;
       expectInOrder(invoiceText, [
         'Zahlungen, Erstattungen und Gutschriften',
-        `5. März 2026 Gutschrift ${creditNote.credit_note_no}`,
-        '-10,00',
+        // A credit counts towards the amount paid: printed as it counts, not as a deduction.
+        `5. März 2026 Gutschrift ${creditNote.credit_note_no} 10,00`,
       ]);
+      expect(invoiceText).toContain('Bezahlt und gutgeschrieben 10,00 USD');
     });
   });
 

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
+import { PrintedInvoice, printedLedgerProblem } from './printed-ledger';
 
 /*
  * Every e2e file's requests go through the agent this records; when the file closes its app,
@@ -50,8 +51,22 @@ interface Route {
   operation: Operation;
 }
 
+/** `GET /v1/invoice/{id}/pdf`: its PDF's ledger is checked (printed-ledger.ts). */
+const INVOICE_PDF = /^\/v1\/invoice\/(\d+)\/pdf\/?$/i;
+
+/** What the recorder wraps of a supertest request: its promise, and its headers. */
+interface Thenable {
+  then: (
+    onFulfilled?: (value: Response) => unknown,
+    onRejected?: (error: unknown) => unknown,
+  ) => Promise<unknown>;
+  header?: Record<string, string>;
+}
+
 export class ResponseRecorder {
   private readonly recorded: Recorded[] = [];
+  /** Each invoice PDF a test fetched, with the invoice as read at that moment. */
+  private readonly printed: PrintedInvoice[] = [];
   /** The agent the tests use: supertest's, with every answer recorded. */
   readonly http: TestAgent;
 
@@ -72,6 +87,8 @@ export class ResponseRecorder {
           test.on('response', (response: Response) =>
             this.recorded.push({ method, path, response }),
           );
+          const invoicePdf = method === 'GET' ? INVOICE_PDF.exec(path) : null;
+          if (invoicePdf) this.readPrintedWith(test as unknown as Thenable, invoicePdf[1]);
           return test;
         };
       },
@@ -79,11 +96,49 @@ export class ResponseRecorder {
   }
 
   /**
-   * An Error naming each answer that disagrees with the served document, or null. It never
-   * throws, so the caller can close the app before failing.
+   * Once the test has an invoice's PDF, and before it goes on, reads the invoice and its PDF
+   * again with the same headers: the two as they were at that moment, for the ledger check.
+   */
+  private readPrintedWith(test: Thenable, id: string): void {
+    const then = test.then.bind(test);
+    test.then = (onFulfilled, onRejected) =>
+      then(async (response: Response) => {
+        if (response.status === 200) await this.readPrinted(id, test.header ?? {});
+        return response;
+      }).then(onFulfilled as (value: unknown) => unknown, onRejected);
+  }
+
+  private async readPrinted(id: string, headers: Record<string, string>): Promise<void> {
+    const auth = Object.fromEntries(
+      Object.entries(headers).filter(([name]) => /^(authorization|x-api-key)$/i.test(name)),
+    );
+    const read = await request(this.server).get(`/v1/invoice/${id}`).set(auth);
+    const pdf = await request(this.server)
+      .get(`/v1/invoice/${id}/pdf`)
+      .set(auth)
+      .responseType('blob');
+    if (read.status !== 200 || pdf.status !== 200) return;
+    const body = read.body as {
+      invoice: Array<Omit<PrintedInvoice['invoice'], 'payments'>>;
+      payments: unknown[];
+    };
+    const invoice = { ...body.invoice[0], payments: body.payments };
+    this.printed.push({ id, pdf: pdf.body as Buffer, invoice });
+  }
+
+  /**
+   * An Error naming each answer that disagrees with the served document, and each invoice PDF
+   * whose printed ledger disagrees with itself or the API, or null. It never throws, so the
+   * caller can close the app before failing.
    */
   async check(): Promise<Error | null> {
     try {
+      const printedProblems = (
+        await Promise.all(this.printed.map((printed) => printedLedgerProblem(printed)))
+      ).filter((problem): problem is string => problem !== null);
+      if (printedProblems.length > 0) {
+        return new Error(`Printed invoices that disagree:\n- ${printedProblems.join('\n- ')}`);
+      }
       const served = await request(this.server).get(DOCUMENT_PATH);
       if (served.status !== 200) {
         return new Error(`${DOCUMENT_PATH} answered ${served.status}, not the OpenAPI document`);
