@@ -3,8 +3,9 @@ import { renderDocumentPdf } from '../src/documents/pdf/document-pdf.renderer';
 import { DocumentView, Issuer } from '../src/documents/pdf/document-view';
 
 /*
- * Time to render an invoice PDF: 1 line and 200 lines in Latin (with a Greek client), and 1 line
- * for a Japanese client with Japanese lines; the median of RUNS renders after WARM_UP of each
+ * Time to render an invoice PDF: 1 line and 200 lines in Latin (with a Greek client), 1 line
+ * for a Japanese client with Japanese lines, and 1 line for an Arabic client (right to left,
+ * shaped, brackets mirrored; no target, for comparison); the median of RUNS renders after WARM_UP of each
  * case (the first parses the fonts, shared by every render after), each case stopping early once it has
  * taken MAX_SECONDS. Each render's texts differ (its run number), so that no cache sees the same
  * document twice. Targets (issue 23): 15 ms, 30 ms and 80 ms.
@@ -56,6 +57,23 @@ function japanese(): DocumentView {
     total: '99000',
     amountPaid: '0',
     balanceDue: '99000',
+  };
+}
+
+function arabic(): DocumentView {
+  return {
+    ...invoice(1),
+    description: 'استشارات شهر مارس (المرحلة الثانية)',
+    customer: {
+      name: 'شركة المستقبل (فرع الرياض) للتجارة',
+      phone: '+966 11 555 0100',
+      address: 'شارع الملك فهد الرياض',
+      taxId: 'SA300000000000003',
+      country: 'SA',
+    },
+    lines: [
+      { description: 'برنامج خدمات استشارية', quantity: '2', rate: '45.50', amount: '91.00' },
+    ],
   };
 }
 
@@ -142,6 +160,7 @@ async function main(): Promise<void> {
     { label: '1 line, Latin', view: invoice(1) },
     { label: '1 line, Japanese', view: japanese() },
     { label: '200 lines, Latin', view: invoice(200) },
+    { label: '1 line, Arabic', view: arabic() },
   ];
   await warmUp(cases);
   for (const each of cases) await measure(each);

@@ -2,18 +2,21 @@ import { DocumentFont, DocumentGlyphRun, isSilent, useFace } from './document-fo
 import { FontFace } from './font-faces';
 
 /*
- * Draws one run of glyphs (one face, one direction) inside marked content that says what it
- * stands for (/Span with /ActualText, PDF 32000-1 14.9.4), so a reader that honours it (poppler:
- * pdftotext, Evince, Okular) extracts the text as sent, whatever shaping did to the glyphs. Each
- * glyph's ToUnicode entry stays right too, for readers that do not (pdf.js).
+ * Draws one run of glyphs (one face, one direction) so that both kinds of reader extract the
+ * text as sent. pdf.js reads each glyph's ToUnicode entry (document-font.ts labels them) and
+ * ignores /ActualText; poppler (pdftotext, Evince, Okular) reads /ActualText where there is one
+ * (PDF 32000-1 14.9.4).
  *
- * A left-to-right run is one span. A right-to-left run is a span per character: poppler lays a
- * span's text out left to right over its glyphs and then reverses right-to-left text, so a span of
- * several characters would come back backwards. A glyph that stands for no character (a mark
- * shaping split off its letter) goes in the span of its letter.
+ * A left-to-right run is one /Span whose /ActualText is the run, so poppler never sees the
+ * WORD JOINER of a glyph that stands for no character. A right-to-left run gets no span of its
+ * text: poppler lays a span's text out left to right and then reverses right-to-left text, so a
+ * span of several characters would come back backwards. Its glyphs are one text item (pdf.js
+ * turns an item back to logical order whole, and would not turn several), and those that stand
+ * for no character (dots shaping split off Arabic letters) are drawn after it, inside a span
+ * that stands for nothing.
  *
  * pdfkit's text() cannot do this: it draws inside a saved graphics state that it restores before
- * any marked content could end, and poppler reads a span's position in the state at its end.
+ * any marked content could end, and poppler places a span's text by the state at its end.
  */
 
 /** What of pdfkit's document and embedded font this drawing uses (pdfkit has no public API). */
