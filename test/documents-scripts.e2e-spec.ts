@@ -637,9 +637,14 @@ describe('Documents in every script', () => {
     expect(scriptInk(page, /\p{Script=Hangul}/u).ink).toBeGreaterThan(20);
   });
 
-  it('embeds no CJK font in a Latin invoice, and keeps it small', () => {
-    const { bytes, fonts, text } = reading('invoice-Latin');
+  it('extracts a Latin invoice as sent with both readers, embeds no CJK font in it, and keeps it small', () => {
+    const { bytes, fonts, text, poppler } = reading('invoice-Latin');
     expectTextsInOrder(text, ['Ada Lovelace', 'Analytical engine, phase two', 'Design workshop']);
+    const sent = ['Ada Lovelace', '12 St James Square, London', 'Analytical engine, phase two'];
+    for (const extracted of [text, poppler]) {
+      expect(strayCharacters(extracted)).toEqual([]);
+      expect(sent.filter((each) => !flattened(extracted).includes(each))).toEqual([]);
+    }
     expect(fontNames(fonts).filter((name) => CJK_FONT.test(name))).toEqual([]);
     // Every font a subset (its name tagged `ABCDEF+`), none a standard font left unembedded.
     const whole = fonts.filter(
