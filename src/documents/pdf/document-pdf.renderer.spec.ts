@@ -228,6 +228,20 @@ describe('renderDocumentPdf', () => {
     expect(lines.filter((line) => /^\s*(de )?2026\s*$/.test(line))).toEqual([]);
   });
 
+  it('prints a long registration below the dates across the page, on one line', async () => {
+    const registration =
+      'Amtsgericht Berlin-Charlottenburg HRB 123456 B, Geschäftsführer Dr. Ada Lovelace';
+    const issuer = {
+      ...ISSUER,
+      phone: '+49 30 1234567',
+      website: 'https://acme.example',
+      registration,
+    };
+    const { pdfText: extract } = await import('../../../test/setup/pdf-text');
+    const lines = (await extract(await renderDocumentPdf(invoiceView(), issuer))).text.split('\n');
+    expect(lines.filter((line) => line.trim() === `Registration: ${registration}`)).toHaveLength(1);
+  });
+
   it('prints control characters as spaces and keeps line breaks', async () => {
     const { text } = await render(
       invoiceView({ note: 'First\u0000line\r\nSecond\tline', description: 'Bell\u0007here' }),

@@ -204,8 +204,6 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void
     ),
     content.width * DETAILS_MAX_SHARE,
   );
-  const issuerBox = { x: content.x, width: content.width - detailsWidth - BLOCK_GAP };
-  const issuerBottom = drawLines(pdf, issuerBox, top, issuerLines(issuer, messages));
   const detailsBox = { x: content.x + content.width - detailsWidth, width: detailsWidth };
   // A value (a written-out date) never wraps while the details fit; a long label may.
   const valueShare = Math.min(
@@ -213,6 +211,21 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void
     (valueWidth + 2 * CELL_PADDING.x + 1) / detailsWidth,
   );
   const labelShare = 1 - valueShare;
+  // The issuer beside the details, and across the page below them: a long registration at the
+  // end of the block then stays on one line. Drawn first, in reading order.
+  const detailsBottom =
+    top +
+    details.reduce(
+      (height, [label, value]) =>
+        height + labelledHeight(detailsBox.width, label, value, labelShare),
+      0,
+    );
+  let issuerBottom = top;
+  for (const line of issuerLines(issuer, messages)) {
+    const width =
+      issuerBottom >= detailsBottom ? content.width : content.width - detailsWidth - BLOCK_GAP;
+    issuerBottom = drawLines(pdf, { x: content.x, width }, issuerBottom, [line]);
+  }
   let y = top;
   for (const [label, value] of details) {
     y = drawLabelled(pdf, detailsBox, y, label, value, labelShare);
@@ -240,6 +253,15 @@ function drawClient(pdf: PDFKit.PDFDocument, printing: Printing): void {
     { directionFrom: name },
   );
   pdf.y = bottom + BLOCK_GAP;
+}
+
+/** The height drawLabelled takes for this label and value in a box of this width. */
+function labelledHeight(width: number, label: string, value: string, labelShare: number): number {
+  const labelWidth = width * labelShare;
+  return Math.max(
+    linesHeight(labelWidth, [{ text: label, muted: true }]),
+    linesHeight(width - labelWidth, [{ text: value, bold: true }]),
+  );
 }
 
 /** A muted label and its value on one line of a box; answers the y under the taller. */
