@@ -22,7 +22,7 @@ export const DOMAIN_ERROR_STATUS = {
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
 
-/** The codes answered with 422: CONTRACT.md makes each of them name its fields in `errors`. */
+/** The codes answered with 422: each names its fields in `errors` (docs/rules.md, Errors). */
 export type FieldErrorCode = {
   [Code in DomainErrorCode]: (typeof DOMAIN_ERROR_STATUS)[Code] extends 422 ? Code : never;
 }[DomainErrorCode];

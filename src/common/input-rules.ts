@@ -7,7 +7,7 @@ import { JsonNumberText } from './json-number-text';
 import { hasAtMostPlaces, MONEY_LIMIT } from './money/money';
 
 /*
- * Property decorators for the inputs of CONTRACT.md: each pairs a transform (form fields
+ * Property decorators for the inputs of docs/rules.md: each pairs a transform (form fields
  * arrive as text, JSON as numbers or text) with the rule that checks the transformed value.
  * One rule per kind of value, and only free text is trimmed: a number, a date or a listed
  * value with white space around it is not the value, and guessing what was meant would make
@@ -90,7 +90,7 @@ interface DecimalBounds {
 }
 
 /**
- * The one reading of a numeric input (CONTRACT.md, Transport): a JSON number or text, both in
+ * The one reading of a numeric input (docs/rules.md, Transport): a JSON number or text, both in
  * JSON's number grammar without exponent (see parseDecimal), as a Decimal; anything else is
  * left as given for the rule to refuse.
  */
@@ -182,7 +182,7 @@ function asciiLowerCase(text: string): string {
 }
 
 /**
- * The one rule for a value of a listed set (CONTRACT.md, Transport): text matched without
+ * The one rule for a value of a listed set (docs/rules.md, Transport): text matched without
  * regard to ASCII case and kept in the listed spelling. Nothing is trimmed: white space, or
  * any other character, puts a value outside the set (422). `spelling` answers the listed
  * spelling of a lower-cased value, or undefined when the set has none.

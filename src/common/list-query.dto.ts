@@ -10,8 +10,8 @@ export const DEFAULT_PER_PAGE = 50;
 export const MAX_PAGE = 999_999_999;
 
 /**
- * CONTRACT.md, extensions: a list without parameters answers every live record; `page` or
- * `per_page` select one page and add `meta`.
+ * Beyond the specification (docs/rules.md): a list without parameters answers every live
+ * record; `page` or `per_page` select one page and add `meta`.
  */
 export class ListQueryDto {
   @ApiPropertyOptional({

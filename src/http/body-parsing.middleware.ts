@@ -85,7 +85,7 @@ function verifyUtf8(
 }
 
 /**
- * Accepts the three encodings of CONTRACT.md (JSON, URL-encoded form, multipart fields) and
+ * Accepts the three encodings of docs/rules.md (JSON, URL-encoded form, multipart fields) and
  * nothing else. Errors go to the error filter, which answers them in the error envelope.
  */
 @Injectable()

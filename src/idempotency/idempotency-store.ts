@@ -3,7 +3,7 @@ import { LessThan } from 'typeorm';
 import { Database, isUniqueViolation } from '../database/database';
 import { IdempotencyRecord } from './idempotency-record.entity';
 
-/** How long a completed answer is kept (CONTRACT.md: 24 hours). */
+/** How long a completed answer is kept (docs/api.md: 24 hours). */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -79,7 +79,7 @@ export class IdempotencyStore {
 
   /**
    * SQLite runs one unit of work at a time, and a keyed request holds the queue until it has
-   * answered: a second request with its key would wait its turn and replay. CONTRACT.md asks
+   * answered: a second request with its key would wait its turn and replay. docs/api.md asks
    * for 409 while the first runs, so the claim is looked at first without waiting. Its
    * `running` state was committed before the request began, so the read cannot see a state
    * that may yet roll back.

@@ -30,7 +30,7 @@ class LostClaim extends DomainException {
 }
 
 /**
- * `Idempotency-Key` on POST and PUT (CONTRACT.md, Extensions). The first request with a key
+ * `Idempotency-Key` on POST and PUT (docs/api.md). The first request with a key
  * claims it; the request then runs in one transaction with the write of its answer, so a
  * crash leaves either both or neither. The same key with the same request replays that
  * answer; with another request, or while the first runs, it answers 409. A failed request

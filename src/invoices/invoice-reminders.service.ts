@@ -11,7 +11,7 @@ import { toInvoiceView, toRecordPart } from './invoices.mapper';
 import { InvoicesRepository } from './invoices.repository';
 
 /**
- * Reminders of unpaid invoices (REMINDER_DAYS, CONTRACT.md, Receivables). Each step of an
+ * Reminders of unpaid invoices (REMINDER_DAYS, docs/receivables.md). Each step of an
  * invoice is sent in one transaction: the invoice row locked and checked again, the reminder
  * record (unique per invoice and step), a send-log entry of kind `reminder`, the e-mail in the
  * outbox and the `invoice.reminder_sent` event. Another instance sending the same step waits

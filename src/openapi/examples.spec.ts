@@ -1,7 +1,7 @@
 import { Decimal } from '../common/money/decimal';
 import { EXAMPLE_INVOICE, EXAMPLE_LINES, EXAMPLE_PAYMENT, SCHEMA_EXAMPLES } from './examples';
 
-/** The examples of the document tell one story whose amounts add up as CONTRACT.md says. */
+/** The examples of the document tell one story whose amounts add up as docs/rules.md says. */
 describe('the examples of the OpenAPI document', () => {
   const money = (value: string | number | Decimal) => new Decimal(value).toFixed(2);
 

@@ -40,7 +40,7 @@ export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8';
 export type ReportAnswer<T> = { data: T } | StreamableFile;
 
 /**
- * The receivables reports (CONTRACT.md, Receivables; docs/receivables.md). The repository
+ * The receivables reports (docs/receivables.md). The repository
  * hands over facts, grouped by the database where it sums exactly and row by row where it
  * does not; they are folded here with exact decimals into the report, then formatted with each
  * currency's minor digits.

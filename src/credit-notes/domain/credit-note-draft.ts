@@ -38,7 +38,7 @@ export interface CreditNoteDraft extends DocumentTotals {
 }
 
 /**
- * CONTRACT.md, credit notes: priced by the invoice rules at the invoice's currency and tax
+ * docs/corrections.md, credit notes: priced by the invoice rules at the invoice's currency and tax
  * rate; the customer copied from the invoice's client as it is now; issued today unless told,
  * never before the invoice it corrects.
  */

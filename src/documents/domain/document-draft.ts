@@ -36,7 +36,7 @@ export interface ExistingDocument {
 }
 
 /**
- * Applies CONTRACT.md's shared rules: the client must exist (`client`, null when the input
+ * Applies the shared rules (docs/rules.md): the client must exist (`client`, null when the input
  * names none that may be used: 422), customer fields are copied from it, omitted optional
  * fields keep their stored value (or take their default), due date not before issue date,
  * totals priced exactly and below 10^13.
@@ -80,7 +80,7 @@ export function draftDocument(
   };
 }
 
-/** The lines priced exactly (CONTRACT.md, money), every money value below 10^13 (422 otherwise). */
+/** The lines priced exactly (docs/rules.md), every money value below 10^13 (422 otherwise). */
 export function pricedWithinLimit(
   lines: LineInput[],
   taxRate: Decimal,

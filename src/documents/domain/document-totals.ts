@@ -1,7 +1,7 @@
 import { Decimal, sum } from '../../common/money/decimal';
 import { MONEY_LIMIT, roundMoney } from '../../common/money/money';
 
-/** CONTRACT.md, Currency and money: the totals of an invoice or an estimate. */
+/** docs/rules.md, currency and money: the totals of an invoice or an estimate. */
 
 export interface LineInput {
   description: string;

@@ -15,7 +15,7 @@ import {
 } from '../../openapi/schema-property.decorator';
 import { LineItemDto, LineItems, MAX_LINE_ITEMS } from './line-item.dto';
 
-/** The parameters invoices and estimates share (CONTRACT.md: same money, items, client rules). */
+/** What invoices and estimates share (docs/rules.md: the same money, items, client rules). */
 export class DocumentInputDto {
   @IdInputProperty({ description: 'Id of a live client' })
   @IsDefined({ message: 'client is required' })

@@ -1,4 +1,4 @@
-/** CONTRACT.md, Expenses: the first row with a keyword present as a whole word wins. */
+/** docs/rules.md, expenses: the first row with a keyword present as a whole word wins. */
 export const EXPENSE_CATEGORY_RULES: ReadonlyArray<readonly [string, readonly string[]]> = [
   [
     'Travel',

@@ -2,7 +2,7 @@ import { Decimal } from '../../common/money/decimal';
 import { PaymentStatus } from './payment-status';
 
 /*
- * CONTRACT.md, Corrections: `status` is `void`; else `paid` when payment_status is Paid; else
+ * docs/corrections.md: `status` is `void`; else `paid` when payment_status is Paid; else
  * `overdue` when the due date is before today (UTC) and a balance is outstanding; else `open`.
  */
 

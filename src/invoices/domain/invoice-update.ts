@@ -11,7 +11,7 @@ export interface PaidInvoice {
 }
 
 /**
- * CONTRACT.md, update: once payments are recorded the currency stays (so do refunds and
+ * docs/decisions.md, payments: once payments are recorded the currency stays (so do refunds and
  * credits, which are amounts in that currency too), and the new total may not fall below the
  * amount already paid. `given` is the update's input: a total below the amount paid is reported
  * against the fields that make the total (items, tax_rate) it gave.

@@ -5,7 +5,7 @@ import { formatMoney, hasAtMostPlaces } from '../../common/money/money';
 import { PaymentStatus } from './payment-status';
 
 /*
- * CONTRACT.md, Corrections: an invoice's payments are its ledger. Money received (Completed),
+ * docs/corrections.md: an invoice's payments are its ledger. Money received (Completed),
  * money returned (Refunded) and what a credit note settles (Credited), amounts always
  * positive. The invoice row keeps the sums the rules need, under its row lock:
  *

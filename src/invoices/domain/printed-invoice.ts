@@ -4,7 +4,7 @@ import { invoiceStatus, StatusFacts } from './invoice-status';
 import type { LedgerEntryStatus } from './ledger';
 
 /*
- * CONTRACT.md, Documents: a paid invoice says so; a void one is marked void; payments, refunds
+ * docs/documents.md: a paid invoice says so; a void one is marked void; payments, refunds
  * and credits are listed with their dates.
  */
 

@@ -1,6 +1,6 @@
 import { shiftDate } from '../../common/clock';
 
-/** The aging buckets, by days past due (CONTRACT.md, Receivables). */
+/** The aging buckets, by days past due (docs/receivables.md). */
 export const AGING_BUCKETS = ['current', '1-30', '31-60', '61-90', 'over_90'] as const;
 export type AgingBucket = (typeof AGING_BUCKETS)[number];
 

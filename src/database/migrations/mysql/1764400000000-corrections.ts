@@ -1,8 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Corrections (CONTRACT.md): an invoice's payments become its ledger (Completed, Refunded and
- * Credited entries), credit notes are a third kind of document, and an invoice can be void.
+ * Corrections (docs/corrections.md): an invoice's payments become its ledger (Completed,
+ * Refunded and Credited entries), credit notes are a third kind of document, and an invoice can
+ * be void.
  *
  * Existing rows stay true without a rewrite: every existing entry is Completed, so
  * `amount_paid` (Σ Completed + Σ Credited − Σ Refunded) is already their sum, and nothing has

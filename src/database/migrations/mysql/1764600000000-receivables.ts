@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Receivables (CONTRACT.md): reminders and reports.
+ * Receivables (docs/receivables.md): reminders and reports.
  *
  * Every send-log entry says what sent it (`kind`: `document` by the API, `reminder` by the
  * service); the entries there are were all sent by the API. A reminder is one row per invoice

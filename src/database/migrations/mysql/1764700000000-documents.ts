@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Documents (CONTRACT.md): a client's tax id, country (ISO 3166-1 alpha-2) and language
+ * Documents (docs/documents.md): a client's tax id, country (ISO 3166-1 alpha-2) and language
  * (ISO 639-1), and the tax id and country every document copies from its client beside the
  * other customer fields. Existing rows read '' (not given), as an optional field left out does;
  * nothing is rewritten.
