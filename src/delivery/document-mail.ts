@@ -5,6 +5,7 @@ import {
   isPositive,
   LabelledRow,
   paymentTermsIn,
+  settledByCredit,
   totalRows,
 } from '../documents/i18n/document-rows';
 import { DocumentView, Issuer } from '../documents/pdf/document-view';
@@ -129,8 +130,7 @@ function statusText(view: DocumentView, { t, money, date }: DocumentMessages): s
   const balance = view.balanceDue ?? view.total;
   if (view.mark === 'paid' || !isPositive(balance)) {
     // Settled by a credit note, the customer may have paid nothing: say what is true.
-    const credited = (view.ledger ?? []).some((entry) => entry.kind === 'credit');
-    return t(credited ? 'mail.settled' : 'mail.paid');
+    return t(settledByCredit(view) ? 'mail.settled' : 'mail.paid');
   }
   if (view.reminder !== undefined) return '';
   const amount = money(balance, view.currency);

@@ -36,9 +36,8 @@ export function totalRows(
     });
   }
   if (view.amountPaid === undefined) return rows;
-  const credited = (view.ledger ?? []).some((entry) => entry.kind === 'credit');
   rows.push({
-    label: t(credited ? 'label.paidAndCredited' : 'label.amountPaid'),
+    label: t(settledByCredit(view) ? 'label.paidAndCredited' : 'label.amountPaid'),
     value: shown(view.amountPaid),
   });
   if (view.mark === 'void') return rows;
@@ -62,6 +61,11 @@ export function asksForPayment(view: DocumentView): boolean {
   return (
     view.kind === 'invoice' && view.mark === undefined && isPositive(view.balanceDue ?? view.total)
   );
+}
+
+/** Whether credit notes count in the invoice's amount paid: then it is not all paid money. */
+export function settledByCredit(view: DocumentView): boolean {
+  return (view.ledger ?? []).some((entry) => entry.kind === 'credit');
 }
 
 /** Whether plain decimal text is above zero. */

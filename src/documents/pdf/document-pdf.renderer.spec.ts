@@ -52,6 +52,13 @@ function manyLines(count: number): DocumentView['lines'] {
 }
 
 /** Each page's text with its lines flattened, for `toContain` on a row. */
+/** An issuer with bank details and terms: what a document that asks for payment prints. */
+const PAYABLE_ISSUER: Issuer = {
+  ...ISSUER,
+  bankAccount: 'DE89 3704 0044 0532 0130 00',
+  paymentTerms: 'Net 30',
+};
+
 async function render(view: DocumentView, issuer = ISSUER) {
   const { pages, text } = await pdfText(await renderDocumentPdf(view, issuer));
   return { pages: pages.map(flattened), text: flattened(text) };
@@ -214,7 +221,6 @@ describe('renderDocumentPdf', () => {
   });
 
   it('sizes the ledger’s date and the details by their text: a long Spanish date stays on one line', async () => {
-    const { pdfText: extract } = await import('../../../test/setup/pdf-text');
     const view = invoiceView({
       locale: 'es',
       issueDate: '2026-11-28',
@@ -222,7 +228,7 @@ describe('renderDocumentPdf', () => {
       amountPaid: '100.00',
       ledger: [{ kind: 'payment', date: '2026-11-28', amount: '100.00', reference: 'PAY-1' }],
     });
-    const lines = (await extract(await renderDocumentPdf(view, ISSUER))).text.split('\n');
+    const lines = (await pdfText(await renderDocumentPdf(view, ISSUER))).text.split('\n');
     expect(lines.filter((line) => line.includes('28 de noviembre de 2026')).length).toBe(2);
     expect(lines.filter((line) => line.includes('28 de diciembre de 2026')).length).toBe(1);
     expect(lines.filter((line) => /^\s*(de )?2026\s*$/.test(line))).toEqual([]);
@@ -237,8 +243,7 @@ describe('renderDocumentPdf', () => {
       website: 'https://acme.example',
       registration,
     };
-    const { pdfText: extract } = await import('../../../test/setup/pdf-text');
-    const lines = (await extract(await renderDocumentPdf(invoiceView(), issuer))).text.split('\n');
+    const lines = (await pdfText(await renderDocumentPdf(invoiceView(), issuer))).text.split('\n');
     expect(lines.filter((line) => line.trim() === `Registration: ${registration}`)).toHaveLength(1);
   });
 
@@ -285,11 +290,7 @@ describe('renderDocumentPdf', () => {
   });
 
   it('says what a paid invoice without recorded payments settled, and asks for nothing', async () => {
-    const issuer = {
-      ...ISSUER,
-      bankAccount: 'DE89 3704 0044 0532 0130 00',
-      paymentTerms: 'Net 30',
-    };
+    const issuer = PAYABLE_ISSUER;
     const { text } = await render(
       invoiceView({ mark: 'paid', amountPaid: '0.00', balanceDue: '990.69', ledger: [] }),
       issuer,
@@ -304,11 +305,7 @@ describe('renderDocumentPdf', () => {
   });
 
   it('marks a void invoice VOID, prints its reason and asks for nothing', async () => {
-    const issuer = {
-      ...ISSUER,
-      bankAccount: 'DE89 3704 0044 0532 0130 00',
-      paymentTerms: 'Net 30',
-    };
+    const issuer = PAYABLE_ISSUER;
     const { text } = await render(
       invoiceView({
         mark: 'void',
