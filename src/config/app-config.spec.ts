@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigService } from '@nestjs/config';
-import { paymentTermsIn } from '../documents/i18n/document-rows';
-import { DOCUMENT_LOCALES } from '../documents/pdf/document-view';
+import { DOCUMENT_LOCALES } from '../document-vocabulary/document-locale';
+import { paymentTermsIn } from '../document-vocabulary/issuer';
 import { AppConfig } from './app-config';
 import { EnvironmentVariables, validateEnvironment } from './environment';
 

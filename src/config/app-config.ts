@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { DOCUMENT_LOCALES, DocumentLocale, Issuer } from '../documents/pdf/document-view';
+import { DOCUMENT_LOCALES, DocumentLocale } from '../document-vocabulary/document-locale';
+import { Issuer } from '../document-vocabulary/issuer';
 import {
   DEFAULT_WEBHOOK_TIMEOUT_MS,
   EnvironmentVariables,

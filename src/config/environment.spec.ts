@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { DOCUMENT_LOCALES } from '../documents/pdf/document-view';
+import { DOCUMENT_LOCALES } from '../document-vocabulary/document-locale';
 import { paymentTermsVariable, splitKeys, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {

@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import { IsCountryInput } from '../common/input-rules';
 import { isCurrencyCode } from '../common/money/currency';
-import { DOCUMENT_LOCALES, DocumentLocale } from '../documents/pdf/document-view';
+import { DOCUMENT_LOCALES, DocumentLocale } from '../document-vocabulary/document-locale';
 
 /** A comma-separated list of API keys: each 16–256 visible ASCII characters, no comma. */
 const KEY_LIST = /^\s*[\x21-\x2b\x2d-\x7e]{16,256}\s*(,\s*[\x21-\x2b\x2d-\x7e]{16,256}\s*)*$/;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Database } from '../database/database';
-import { DocumentKind, DocumentView } from '../documents/pdf/document-view';
+import { DocumentKind } from '../document-vocabulary/document-kind';
+import { DocumentView } from '../documents/pdf/document-view';
 import { DeliveryRecord, OutboxMessage } from './entities/outbox-message.entity';
 
 /** One send to deliver by e-mail. */

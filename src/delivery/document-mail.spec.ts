@@ -1,5 +1,6 @@
 import mjml2html from 'mjml';
-import { DocumentView, Issuer } from '../documents/pdf/document-view';
+import { Issuer } from '../document-vocabulary/issuer';
+import { DocumentView } from '../documents/pdf/document-view';
 import {
   composeDocumentMail,
   documentMailMjml,

@@ -4,11 +4,11 @@ import {
   asksForPayment,
   isPositive,
   LabelledRow,
-  paymentTermsIn,
   settledByCredit,
   totalRows,
 } from '../documents/i18n/document-rows';
-import { DocumentView, Issuer } from '../documents/pdf/document-view';
+import { DocumentView } from '../documents/pdf/document-view';
+import { Issuer, paymentTermsIn } from '../document-vocabulary/issuer';
 
 /** What the mail needs beyond the document. */
 export interface MailEnvelope {

@@ -4,7 +4,7 @@ import { ListQueryDto } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database, isUniqueViolation } from '../database/database';
 import { findAll, findList, ListResult } from '../database/find-list';
-import { DOCUMENT_NAMES, DocumentKind } from './pdf/document-view';
+import { DOCUMENT_NAMES, DocumentKind } from '../document-vocabulary/document-kind';
 import {
   DocumentRecord,
   DocumentSendLogRecord,

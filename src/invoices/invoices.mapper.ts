@@ -14,7 +14,8 @@ import {
   toDetailParts,
   toLineItemWrite,
 } from '../documents/documents.mapper';
-import { DocumentLocale, DocumentView, toDocumentView } from '../documents/pdf/document-view';
+import { DocumentLocale } from '../document-vocabulary/document-locale';
+import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
 import { invoiceStatus, statusOf } from './domain/invoice-status';
 import { invoiceMark, printedLedger } from './domain/printed-invoice';
 import {

@@ -6,7 +6,7 @@ import {
   TextColumn,
   TimestampColumn,
 } from '../../database/columns';
-import { DocumentKind } from '../../documents/pdf/document-view';
+import { DocumentKind } from '../../document-vocabulary/document-kind';
 
 /** `sending`: claimed by a worker, under a lease (see OutboxQueue). */
 export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';

@@ -1,6 +1,6 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import { singleLineWidth, TYPE_SIZE } from '../pdf/pdf-layout';
-import { DOCUMENT_LOCALES } from '../pdf/document-view';
+import { DOCUMENT_LOCALES } from '../../document-vocabulary/document-locale';
 import { COUNTRY_CODES } from '../../common/iso-codes';
 import { labelled } from './document-rows';
 import {

@@ -1,5 +1,5 @@
 import { IntlMessageFormat } from 'intl-messageformat';
-import { DOCUMENT_LOCALES, DocumentLocale } from '../pdf/document-view';
+import { DOCUMENT_LOCALES, DocumentLocale } from '../../document-vocabulary/document-locale';
 import { formatAmount, formatCountry, formatDate, formatMoney } from './locale-format';
 import de from './messages/de.json';
 import en from './messages/en.json';

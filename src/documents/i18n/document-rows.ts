@@ -1,4 +1,4 @@
-import { DocumentLocale, DocumentView, Issuer } from '../pdf/document-view';
+import type { DocumentView } from '../pdf/document-view';
 import { DocumentMessages, MessageKey } from './document-messages';
 
 /** A labelled line of a document or its e-mail: a total, a detail of the issuer. */
@@ -85,12 +85,4 @@ function zeroLike(decimalText: string): string {
  */
 export function labelled(messages: DocumentMessages, key: MessageKey, value: string): string {
   return value && messages.t('label.pair', { label: messages.t(key), value });
-}
-
-/**
- * The issuer's payment terms in a locale: its own (PAYMENT_TERMS_DE, …) when set, else
- * PAYMENT_TERMS; '' when neither is.
- */
-export function paymentTermsIn(issuer: Issuer, locale: DocumentLocale): string {
-  return issuer.paymentTermsByLocale?.[locale] || issuer.paymentTerms;
 }

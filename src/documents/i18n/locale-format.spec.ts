@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DOCUMENT_LOCALES } from '../pdf/document-view';
+import { DOCUMENT_LOCALES } from '../../document-vocabulary/document-locale';
 import { formatAmount, formatCountry, formatDate, formatMoney } from './locale-format';
 
 const NARROW_NBSP = '\u202f';

@@ -1,4 +1,4 @@
-import type { DocumentLocale } from '../pdf/document-view';
+import type { DocumentLocale } from '../../document-vocabulary/document-locale';
 
 /** `-1234.50`: an optional minus, integer digits, optionally a point and fraction digits. */
 const PLAIN_DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;

@@ -1,6 +1,7 @@
 import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
 import { renderDocumentPdf } from './document-pdf.renderer';
-import { DocumentView, Issuer } from './document-view';
+import { Issuer } from '../../document-vocabulary/issuer';
+import { DocumentView } from './document-view';
 
 const ISSUER: Issuer = {
   name: 'Acme Supplies Ltd',

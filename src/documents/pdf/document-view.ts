@@ -6,19 +6,8 @@ import {
   DocumentRecord,
   PricedDocumentRecord,
 } from '../entities/document-columns';
-
-export type DocumentKind = 'invoice' | 'estimate' | 'credit_note';
-
-/** How each kind is named in text: messages, titles, e-mails. */
-export const DOCUMENT_NAMES: Record<DocumentKind, string> = {
-  invoice: 'invoice',
-  estimate: 'estimate',
-  credit_note: 'credit note',
-};
-
-/** The locales documents print in: a message file each (src/documents/i18n/messages/). */
-export const DOCUMENT_LOCALES = ['en', 'de', 'fr', 'es'] as const;
-export type DocumentLocale = (typeof DOCUMENT_LOCALES)[number];
+import type { DocumentKind } from '../../document-vocabulary/document-kind';
+import type { DocumentLocale } from '../../document-vocabulary/document-locale';
 
 /** One entry of an invoice's ledger as printed: what it was, when, and how much. */
 export interface DocumentViewLedgerEntry {
@@ -87,31 +76,6 @@ export interface DocumentView {
   note: string;
   /** A reminder (REMINDER_DAYS): the days past the due date on the day it was sent (< 0: before it). */
   reminder?: { daysOverdue: number };
-}
-
-/** The issuer block, from the COMPANY_* and PAYMENT_TERMS* settings ('' when not set). */
-export interface Issuer {
-  name: string;
-  address: string;
-  /** ISO 3166-1 alpha-2, printed by name in the document's language; '' or absent: none. */
-  country?: string;
-  email: string;
-  taxId: string;
-  phone: string;
-  website: string;
-  /** Company registration (register and number), printed as given. */
-  registration: string;
-  /** IBAN or account number. */
-  bankAccount: string;
-  bankBic: string;
-  bankName: string;
-  /** Printed text, e.g. "Payable within 30 days"; what a locale without its own prints. */
-  paymentTerms: string;
-  /**
-   * The terms written for one locale (PAYMENT_TERMS_DE, …); a locale absent or '' prints
-   * `paymentTerms`. Read through paymentTermsIn (documents/i18n/document-rows.ts).
-   */
-  paymentTermsByLocale?: Partial<Record<DocumentLocale, string>>;
 }
 
 /** A ledger entry as the invoice's view is made from it: its amount still a Decimal. */

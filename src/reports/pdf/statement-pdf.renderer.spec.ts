@@ -1,5 +1,6 @@
 import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
-import { DocumentLocale, Issuer } from '../../documents/pdf/document-view';
+import { DocumentLocale } from '../../document-vocabulary/document-locale';
+import { Issuer } from '../../document-vocabulary/issuer';
 import { renderStatementPdf, StatementView, StatementViewLine } from './statement-pdf.renderer';
 
 const ISSUER: Issuer = {

@@ -1,6 +1,7 @@
 import { DocumentMessages, messagesFor } from '../../documents/i18n/document-messages';
 import { issuerLines } from '../../documents/pdf/document-pdf.renderer';
-import { DocumentLocale, Issuer } from '../../documents/pdf/document-view';
+import { DocumentLocale } from '../../document-vocabulary/document-locale';
+import { Issuer } from '../../document-vocabulary/issuer';
 import {
   AmountRowWidths,
   amountRowHeight,
