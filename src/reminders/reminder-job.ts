@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { InvoiceRemindersService } from '../invoices/invoice-reminders.service';
+import { InvoiceRemindersService } from './invoice-reminders.service';
 import { JobRunner, PeriodicJob } from '../jobs/job-runner';
 
 /** Invoices looked at per query; the scan goes on until none is left. */

@@ -6,9 +6,10 @@ import { Database } from '../database/database';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { documentLocale } from '../documents/i18n/document-messages';
 import { EventLog } from '../events/event-log';
-import { currentStep } from '../reminders/domain/reminder-steps';
-import { toInvoiceView, toRecordPart } from './invoices.mapper';
-import { InvoicesRepository } from './invoices.repository';
+import { toInvoiceView, toRecordPart } from '../invoices/invoices.mapper';
+import { InvoicesRepository } from '../invoices/invoices.repository';
+import { currentStep } from './domain/reminder-steps';
+import { RemindersRepository } from './reminders.repository';
 
 /**
  * Reminders of unpaid invoices (REMINDER_DAYS, docs/receivables.md). Each step of an
@@ -22,6 +23,7 @@ export class InvoiceRemindersService {
   constructor(
     private readonly database: Database,
     private readonly invoices: InvoicesRepository,
+    private readonly reminders: RemindersRepository,
     private readonly clients: ClientsService,
     private readonly delivery: DocumentDelivery,
     private readonly events: EventLog,
@@ -36,7 +38,7 @@ export class InvoiceRemindersService {
       step,
       since: shiftDate(today, -step),
     }));
-    return this.database.read(() => this.invoices.dueReminders(steps, limit));
+    return this.database.read(() => this.reminders.due(steps, limit));
   }
 
   /**
@@ -47,7 +49,7 @@ export class InvoiceRemindersService {
     try {
       return await this.database.transaction(() => this.sendCurrentStep(id));
     } catch (error) {
-      if (this.invoices.reminderTaken(error)) return false;
+      if (this.reminders.taken(error)) return false;
       throw error;
     }
   }
@@ -64,7 +66,7 @@ export class InvoiceRemindersService {
       return false;
     }
     const step = currentStep(this.config.reminderDays, invoice.dueDate, today);
-    if (step === null || (await this.invoices.reminderSent(id, step))) return false;
+    if (step === null || (await this.reminders.sent(id, step))) return false;
     const client = await this.clients.holdForDocument(invoice.clientId, { allowArchived: false });
     if (!client || client.email === '') return false;
     const before = toRecordPart(invoice, today);
@@ -74,7 +76,7 @@ export class InvoiceRemindersService {
       { email: client.email, phone: client.phone, sentAt: now },
       'reminder',
     );
-    await this.invoices.insertReminder({
+    await this.reminders.insert({
       invoiceId: id,
       step,
       sendLogId: entry.id,
