@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney } from '../common/money/money';
-import { DeliveryRecord } from '../delivery/entities/outbox-message.entity';
+import { DeliveryRecord } from '../documents/domain/delivery-state';
 import {
   customerFields,
   pricingFields,

@@ -4,7 +4,8 @@ import { Clock } from '../common/clock';
 import { Database } from '../database/database';
 import { DocumentKind } from '../document-vocabulary/document-kind';
 import { DocumentView } from '../documents/pdf/document-view';
-import { DeliveryRecord, OutboxMessage } from './entities/outbox-message.entity';
+import { DeliveryRecord } from '../documents/domain/delivery-state';
+import { OutboxMessage } from './entities/outbox-message.entity';
 
 /** One send to deliver by e-mail. */
 export interface DeliveryRequest {

@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
-import { DeliveryRecord, deliveryState } from '../delivery/entities/outbox-message.entity';
+import { DeliveryRecord, deliveryState } from './domain/delivery-state';
 import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,

@@ -1,4 +1,4 @@
-import { DeliveryRecord } from '../delivery/entities/outbox-message.entity';
+import { DeliveryRecord } from '../documents/domain/delivery-state';
 import {
   customerFields,
   dateFields,

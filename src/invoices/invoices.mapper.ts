@@ -5,7 +5,7 @@ import { Decimal } from '../common/money/decimal';
 import { formatMoney, jsonMoney, jsonNumber } from '../common/money/money';
 import { decimalUnits, unitsFixed, unitsPlain } from '../database/decimal-text';
 import { outstandingBalance } from '../documents/domain/document-totals';
-import { DeliveryRecord } from '../delivery/entities/outbox-message.entity';
+import { DeliveryRecord } from '../documents/domain/delivery-state';
 import {
   customerFields,
   dateFields,

@@ -11,11 +11,6 @@ import { DocumentKind } from '../../document-vocabulary/document-kind';
 /** `sending`: claimed by a worker, under a lease (see OutboxQueue). */
 export type OutboxStatus = 'queued' | 'sending' | 'sent' | 'failed';
 
-/** What a send-log entry shows: a message being sent is still `queued`. */
-export type DeliveryState = 'queued' | 'sent' | 'failed';
-
-export const DELIVERY_STATES: readonly DeliveryState[] = ['queued', 'sent', 'failed'];
-
 /** One send to deliver by e-mail, written in the same transaction as its send-log entry. */
 @Entity('document_outbox')
 export class OutboxMessage {
@@ -63,16 +58,4 @@ export class OutboxMessage {
 
   @TimestampColumn('created_at')
   createdAt: Date;
-}
-
-/** A send-log entry's view of its outbox row (none for sends recorded before delivery). */
-export type DeliveryRecord = Pick<OutboxMessage, 'status' | 'attempts'>;
-
-/**
- * Sends recorded before the outbox existed were never e-mailed and have no row: they show as
- * failed, with no attempt.
- */
-export function deliveryState(record: DeliveryRecord | null | undefined): DeliveryState {
-  if (!record) return 'failed';
-  return record.status === 'sending' ? 'queued' : record.status;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SEND_KINDS, SendKind } from '../entities/document-columns';
-import { DELIVERY_STATES, DeliveryState } from '../../delivery/entities/outbox-message.entity';
+import { DELIVERY_STATES, DeliveryState } from '../domain/delivery-state';
 import {
   EnumProperty,
   TextProperty,
