@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
-import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
+import { DeletedResponseDto } from '../openapi/dto/deleted-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { ListAnswer } from '../database/find-list';

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Post, StreamableFile } from '@nestjs/common';
 import { ListAnswer } from '../database/find-list';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
-import { MessageResponseDto } from '../http/dto/message-response.dto';
+import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';

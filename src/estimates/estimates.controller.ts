@@ -1,8 +1,8 @@
 import { Controller, Delete, Get, Param, Post, Put, StreamableFile } from '@nestjs/common';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
-import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
-import { MessageResponseDto } from '../http/dto/message-response.dto';
+import { DeletedResponseDto } from '../openapi/dto/deleted-response.dto';
+import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { ListAnswer } from '../database/find-list';

@@ -7,7 +7,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { ErrorEnvelopeDto, SuccessEnvelopeDto } from '../http/dto/envelope-response.dto';
+import { ErrorEnvelopeDto, SuccessEnvelopeDto } from '../openapi/dto/envelope-response.dto';
 import { Public } from '../http/auth/public.decorator';
 import { LivenessResponse, ReadinessResponse } from './health-response.dto';
 import { ReadinessService } from './readiness.service';

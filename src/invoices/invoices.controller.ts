@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, Param, Post, Put, StreamableFile } from '@nestjs/common';
 import { ChangesState } from '../http/auth/changes-state.decorator';
-import { MessageResponseDto } from '../http/dto/message-response.dto';
+import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { ListAnswer } from '../database/find-list';

@@ -7,7 +7,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
-import { ErrorEnvelopeDto } from '../http/dto/envelope-response.dto';
+import { ErrorEnvelopeDto } from '../openapi/dto/envelope-response.dto';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../openapi/api-endpoint.decorator';
 import type { Response } from 'express';
 import { Registry } from 'prom-client';

@@ -18,7 +18,7 @@ import {
   SchemaObject,
 } from '@nestjs/swagger';
 import { CHANGES_STATE } from '../http/auth/changes-state.decorator';
-import { ErrorEnvelopeDto, SuccessEnvelopeDto } from '../http/dto/envelope-response.dto';
+import { ErrorEnvelopeDto, SuccessEnvelopeDto } from './dto/envelope-response.dto';
 
 export const BEARER_SCHEME = 'bearer';
 export const API_KEY_SCHEME = 'api-key';

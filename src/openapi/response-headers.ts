@@ -4,7 +4,7 @@ import type {
   OperationObject,
   ResponseObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ErrorEnvelopeDto } from '../http/dto/envelope-response.dto';
+import { ErrorEnvelopeDto } from './dto/envelope-response.dto';
 
 /*
  * The headers the service sends besides each answer's content, declared once here for every

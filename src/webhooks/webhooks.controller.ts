@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Param, Post, Put } from '@nestjs/common';
 import { ListQueryDto } from '../common/list-query.dto';
 import { ListAnswer } from '../database/find-list';
-import { DeletedResponseDto } from '../http/dto/deleted-response.dto';
+import { DeletedResponseDto } from '../openapi/dto/deleted-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';

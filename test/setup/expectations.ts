@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { DECORATORS } from '@nestjs/swagger';
 import type { Response } from 'supertest';
-import { ErrorEnvelopeDto } from '../../src/http/dto/envelope-response.dto';
+import { ErrorEnvelopeDto } from '../../src/openapi/dto/envelope-response.dto';
 
 /** `YYYY-MM-DD HH:MM:SS`. */
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

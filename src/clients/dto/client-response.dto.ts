@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EstimateWithTimestampsDto } from '../../estimates/dto/estimate-response.dto';
-import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
 import { InvoiceWithTimestampsDto } from '../../invoices/dto/invoice-response.dto';
 import {
   IdProperty,

@@ -5,7 +5,7 @@ import {
   DocumentPricingFieldsDto,
 } from '../../documents/dto/document-fields-response.dto';
 import { LineItemWithAmountDto } from '../../documents/dto/line-item-response.dto';
-import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
 import { InvoiceWithTimestampsDto } from '../../invoices/dto/invoice-response.dto';
 import {
   DateProperty,

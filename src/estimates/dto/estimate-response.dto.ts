@@ -7,7 +7,7 @@ import {
 } from '../../documents/dto/document-fields-response.dto';
 import { DocumentDetailPartsDto } from '../../documents/dto/document-detail-response.dto';
 import { LineItemOutputDto } from '../../documents/dto/line-item-response.dto';
-import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
 import {
   EnumProperty,
   IdProperty,

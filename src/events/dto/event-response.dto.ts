@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ListMetaDto, PageMetaProperty } from '../../http/dto/page-meta-response.dto';
+import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
 import { RawJson } from '../../http/json-text';
 import {
   EnumProperty,

@@ -1,4 +1,4 @@
-import { IdProperty } from '../../openapi/schema-property.decorator';
+import { IdProperty } from '../schema-property.decorator';
 
 /** Client, estimate and expense delete: the archived record's id. */
 export class DeletedResponseDto {
