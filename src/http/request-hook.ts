@@ -8,8 +8,15 @@ import { RequestContext } from '../logging/request-context';
 import { assignRequestId } from '../logging/request-id';
 import { logRequest } from '../logging/request-log';
 import { routePattern } from '../logging/route-pattern';
-import { HttpMetrics } from '../metrics/http-metrics';
 import { securityHeaders } from './server-hardening';
+
+/**
+ * Told of each request once it has been answered (the metrics count it). An abstract class, so
+ * it is also the token: MetricsModule provides it, and http needs to know nothing of metrics.
+ */
+export abstract class RequestObserver {
+  abstract observe(method: string, route: string, status: number, seconds: number): void;
+}
 
 /**
  * What every request gets, done once, before Express sees it: its id (answered in
@@ -25,7 +32,7 @@ export class RequestHook {
 
   constructor(
     @Inject(PARAMS_PROVIDER_TOKEN) params: Params,
-    private readonly metrics: HttpMetrics,
+    private readonly observer: RequestObserver,
   ) {
     this.logger = rootLoggerOf(params);
   }
@@ -53,7 +60,7 @@ export class RequestHook {
       // A response cut short is logged, but only answers are counted.
       if (response.writableFinished) {
         const method = request.method ?? '';
-        this.metrics.observe(method, route, response.statusCode, milliseconds / 1000);
+        this.observer.observe(method, route, response.statusCode, milliseconds / 1000);
       }
     };
     response.on('finish', answered).on('close', answered);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry } from 'prom-client';
+import { RequestObserver } from '../http/request-hook';
 
 const LABELS = ['method', 'route', 'status'] as const;
 type Label = (typeof LABELS)[number];
@@ -16,7 +17,7 @@ interface Series {
  * here once it has been answered, those refused before routing (413, 415, 404) included.
  */
 @Injectable()
-export class HttpMetrics {
+export class HttpMetrics implements RequestObserver {
   private readonly requests: Counter<Label>;
   private readonly durations: Histogram<Label>;
   /** prom-client hashes the labels on every call: each combination is looked up once. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { Registry } from 'prom-client';
+import { RequestObserver } from '../http/request-hook';
 import { DatabasePoolMetrics } from './database-pool-metrics';
 import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
@@ -10,8 +11,9 @@ import { createMetricsRegistry } from './metrics.registry';
   providers: [
     { provide: Registry, useFactory: createMetricsRegistry },
     HttpMetrics,
+    { provide: RequestObserver, useExisting: HttpMetrics },
     DatabasePoolMetrics,
   ],
-  exports: [HttpMetrics],
+  exports: [RequestObserver],
 })
 export class MetricsModule {}
