@@ -3,15 +3,11 @@ import { In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { Database } from '../database/database';
-import { jsonText } from '../http/json-text';
+import { jsonText } from '../common/json-text';
 import { changesBetween } from './domain/changes';
 import { EventRecord } from './entities/event.entity';
 import { currentActor } from './event-actor';
-import type { EventType } from './event-types';
-
-/** The kinds of record events are about: each names the read operation `data` comes from. */
-export type EventObject =
-  'client' | 'invoice' | 'estimate' | 'credit_note' | 'expense' | 'webhook_endpoint';
+import type { EventObject, EventType } from './event-types';
 
 /** The record as its read operation answers it (without `status`). */
 export type RecordReader = (id: number) => Promise<object>;

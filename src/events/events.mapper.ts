@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../common/clock';
-import { RawJson } from '../http/json-text';
+import { RawJson } from '../common/json-text';
 import { EventDto } from './dto/event-response.dto';
 import { EventRecord } from './entities/event.entity';
 

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Readable } from 'node:stream';
 import { StreamedList } from '../database/find-list';
 import { describeUnexpectedError } from '../logging/loggable-error';
-import { jsonText } from './json-text';
+import { jsonText } from '../common/json-text';
 
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 

@@ -5,7 +5,7 @@ import { Database } from '../database/database';
 import { EventRecord } from '../events/entities/event.entity';
 import { EventLog } from '../events/event-log';
 import { toEventOutput } from '../events/events.mapper';
-import { jsonText } from '../http/json-text';
+import { jsonText } from '../common/json-text';
 import { Claimed, ClaimQueue } from '../jobs/claim-queue';
 import { JobKind, JobRunner } from '../jobs/job-runner';
 import { signedHeaders } from './domain/signature';

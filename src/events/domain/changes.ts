@@ -1,4 +1,4 @@
-import { jsonText } from '../../http/json-text';
+import { jsonText } from '../../common/json-text';
 
 /** A field's value before and after a change, as the read operation answers it. */
 export type FieldChange = [unknown, unknown];

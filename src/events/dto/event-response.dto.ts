@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
-import { RawJson } from '../../http/json-text';
+import { RawJson } from '../../common/json-text';
 import {
   EnumProperty,
   IdProperty,

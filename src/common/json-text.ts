@@ -1,18 +1,18 @@
 import { isLosslessNumber } from 'lossless-json';
 
-/**
- * JSON text of an answer, with a LosslessNumber (an exact decimal the mappers mark as a JSON
- * number) written digit for digit. Output is what lossless-json's `stringify` writes for the
- * plain objects, arrays, strings, numbers, booleans and nulls the mappers build; written here
- * because that general version (replacers, indentation, toJSON, custom number types) took
- * about a fifth of the CPU of a 100,000-invoice list. Strings and keys go through the native
- * JSON.stringify, so escaping is the platform's.
- */
 /** JSON text kept as it was stored (an event's `data`), written out as it is. */
 export class RawJson {
   constructor(readonly text: string) {}
 }
 
+/**
+ * JSON text of an answer or of an event's record, with a LosslessNumber (an exact decimal the
+ * mappers mark as a JSON number) written digit for digit. Output is what lossless-json's
+ * `stringify` writes for the plain objects, arrays, strings, numbers, booleans and nulls the
+ * mappers build; written here because that general version (replacers, indentation, toJSON,
+ * custom number types) took about a fifth of the CPU of a 100,000-invoice list. Strings and
+ * keys go through the native JSON.stringify, so escaping is the platform's.
+ */
 export function jsonText(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
