@@ -1,5 +1,3 @@
-import { EventObject } from './event-log';
-
 /**
  * Every event type, `<object>.<verb>`: what a webhook endpoint may subscribe to and GET
  * /event/all may filter on. Types are data: one writer records them all (EventLog).
@@ -43,6 +41,10 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The kinds of record events are about: each names the read operation `data` comes from. */
+export type EventObject =
+  'client' | 'invoice' | 'estimate' | 'credit_note' | 'expense' | 'webhook_endpoint';
 
 export const EVENT_OBJECTS: readonly EventObject[] = [
   'client',

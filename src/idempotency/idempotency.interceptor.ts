@@ -14,13 +14,18 @@ import { Database } from '../database/database';
 import { apiKeyOf } from '../http/auth/api-key.guard';
 import { AnswerText, envelopeText } from '../http/envelope-adapter';
 import { IdempotencyStore } from './idempotency-store';
-import { KEPT_ANSWER, KeptAnswer } from './idempotent.decorator';
 import { requestFingerprint } from './request-fingerprint';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 export const MAX_KEY_LENGTH = 255;
 const KEYED_METHODS = new Set(['POST', 'PUT']);
+
+/** What of a route's answer is kept for a replay: its handler's result, less what may not be. */
+export type KeptAnswer = (answer: never) => unknown;
+
+/** Where `@Idempotent({ keep })` leaves its KeptAnswer for the interceptor to read. */
+export const KEPT_ANSWER = 'idempotency:kept-answer';
 
 /** The claim lapsed while the request ran and a retry took the key over: this one rolls back. */
 class LostClaim extends DomainException {

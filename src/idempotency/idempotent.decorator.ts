@@ -1,10 +1,5 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
-
-/** What of a route's answer is kept for a replay: its handler's result, less what may not be. */
-export type KeptAnswer = (answer: never) => unknown;
-
-export const KEPT_ANSWER = 'idempotency:kept-answer';
+import { IdempotencyInterceptor, KEPT_ANSWER, KeptAnswer } from './idempotency.interceptor';
 
 /**
  * The route takes `Idempotency-Key` (docs/api.md): every POST and PUT route has it, and no
