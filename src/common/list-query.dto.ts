@@ -80,6 +80,14 @@ function cursorId(text: string): number {
   return parseId(text) ?? MAX_ID;
 }
 
+/**
+ * An id filter (`client`, `invoice`, `object_id`) as a column value; digits that name no record
+ * match nothing (no id is 0).
+ */
+export function idFilter(id: string | undefined): number | undefined {
+  return id === undefined ? undefined : (parseId(id) ?? 0);
+}
+
 /** A date range filter (`from`, `to`, both inclusive) on a date column. */
 export function dateRange(from?: string, to?: string): FindOperator<string> | undefined {
   if (from !== undefined && to !== undefined) return Between(from, to);

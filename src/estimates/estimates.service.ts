@@ -11,7 +11,7 @@ import { ListAnswer, listResponse } from '../database/find-list';
 import { DocumentDelivery } from '../delivery/document-delivery';
 import { DocumentDrafts } from '../documents/document-drafts';
 import { draftColumns } from '../documents/domain/document-draft';
-import { idFilter } from '../documents/dto/list-documents.dto';
+import { idFilter } from '../common/list-query.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { documentLocale } from '../documents/i18n/document-messages';

@@ -1,5 +1,5 @@
 import { IsOptional } from 'class-validator';
-import { IsDateInput, IsNotBefore, IsIdInput, parseId } from '../../common/input-rules';
+import { IsDateInput, IsNotBefore, IsIdInput } from '../../common/input-rules';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { DateInputProperty, IdInputProperty } from '../../openapi/schema-property.decorator';
 
@@ -32,9 +32,4 @@ export class ListIssuedDocumentsDto extends ListDocumentsDto {
   @IsDateInput()
   @IsNotBefore('from')
   to?: string;
-}
-
-/** An id filter (`client`, `invoice`) as a column value; digits that name no record match nothing (no id is 0). */
-export function idFilter(id: string | undefined): number | undefined {
-  return id === undefined ? undefined : (parseId(id) ?? 0);
 }
