@@ -24,12 +24,13 @@ async function writeOpenApi(): Promise<void> {
     else process.env[name] = value;
   }
   const { NestFactory } = await import('@nestjs/core');
-  const { AppModule } = await import('../app.module');
-  const { APP_OPTIONS } = await import('../app.options');
-  const { createOpenApiDocument, serializeOpenApiDocument } = await import('./openapi-document');
+  const { AppModule } = await import('./app.module');
+  const { APP_OPTIONS } = await import('./app.options');
+  const { createOpenApiDocument, serializeOpenApiDocument } =
+    await import('./openapi/openapi-document');
   const app = await NestFactory.create(AppModule, { ...APP_OPTIONS, logger: ['error', 'warn'] });
   try {
-    const target = join(__dirname, '..', '..', 'docs', 'openapi.json');
+    const target = join(__dirname, '..', 'docs', 'openapi.json');
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, serializeOpenApiDocument(createOpenApiDocument(app)));
     console.log(`Wrote ${target}`);
