@@ -21,13 +21,16 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { ReportsModule } from './reports/reports.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { InvoicesModule } from './invoices/invoices.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { JobsModule } from './jobs/jobs.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 
+// The ledger first: its routes are registered before the rest of /invoice (see LedgerController).
 const API_MODULES = [
+  LedgerModule,
   ClientsApiModule,
   InvoicesModule,
   EstimatesModule,
@@ -49,8 +52,8 @@ const API_MODULES = [
     DeliveryModule,
     RateLimitModule,
     IdempotencyModule,
-    RemindersModule,
     ...API_MODULES,
+    RemindersModule,
     RouterModule.register([{ path: 'v1', children: API_MODULES }]),
     // Outside /v1: /health, /health/ready, /metrics.
     HealthModule,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../clients/clients.module';
 import { InvoicesModule } from '../invoices/invoices.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { CreditNoteLinesRepository } from './credit-note-lines.repository';
 import { CreditNotesController } from './credit-notes.controller';
 import { CreditNotesRepository } from './credit-notes.repository';
@@ -10,12 +11,16 @@ import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
 import { CreditNoteSendLogEntry } from './entities/credit-note-send-log-entry.entity';
 import { CreditNote } from './entities/credit-note.entity';
 
-/** Credit notes; asks invoices to settle the credit in the invoice's ledger, clients for the customer. */
+/**
+ * Credit notes; asks the ledger to settle the credit on the invoice, clients for the customer,
+ * invoices for the date of the invoice a note corrects.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([CreditNote, CreditNoteLineItem, CreditNoteSendLogEntry]),
     ClientsModule,
     InvoicesModule,
+    LedgerModule,
   ],
   controllers: [CreditNotesController],
   providers: [CreditNotesService, CreditNotesRepository, CreditNoteLinesRepository],

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
 import { dateRange, idFilter } from '../common/list-query.dto';
-import { sum } from '../common/money/decimal';
+import { Decimal } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -17,14 +17,13 @@ import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf
 import { documentLocale } from '../documents/i18n/document-messages';
 import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
 import { inlineFile } from '../http/inline-file';
-import { credit } from '../invoices/domain/ledger';
-import { DEFAULT_PAYMENT_METHOD } from '../invoices/domain/payment-status';
 import { InvoicesService } from '../invoices/invoices.service';
+import { LedgerService } from '../ledger/ledger.service';
 import { CreditNoteDetailRecord, CreditNotePrintRecord } from './credit-note-detail.query';
 import { CreditNoteLinesRepository } from './credit-note-lines.repository';
 import { toDetail, toListItem, toWriteResult } from './credit-notes.mapper';
 import { CreditNotesRepository } from './credit-notes.repository';
-import { draftCreditNote } from './domain/credit-note-draft';
+import { CreditNoteDraft, draftCreditNote } from './domain/credit-note-draft';
 import { CreateCreditNoteDto } from './dto/create-credit-note.dto';
 import {
   CreditNoteListResponseDto,
@@ -32,6 +31,7 @@ import {
   CreditNoteWriteResponseDto,
 } from './dto/credit-note-response.dto';
 import { ListCreditNotesDto } from './dto/list-credit-notes.dto';
+import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
 import { CreditNote } from './entities/credit-note.entity';
 
 @Injectable()
@@ -41,6 +41,7 @@ export class CreditNotesService {
     private readonly creditNotes: CreditNotesRepository,
     private readonly lines: CreditNoteLinesRepository,
     private readonly invoices: InvoicesService,
+    private readonly ledger: LedgerService,
     private readonly clients: ClientsService,
     private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
@@ -78,61 +79,24 @@ export class CreditNotesService {
   }
 
   /**
-   * Issues a credit note and settles the invoice with it, in one transaction: the invoice's
-   * row lock serialises it with payments, refunds and other credit notes on that invoice, so
-   * each sees the ledger the previous one left. With `refund`, the part above the outstanding
-   * balance is refunded first.
+   * Issues a credit note and settles the invoice with it, in the ledger's one transaction: the
+   * invoice's row lock serialises it with payments, refunds and other credit notes on that
+   * invoice, so each sees the ledger the previous one left. With `refund`, the part above the
+   * outstanding balance is refunded first.
    */
-  create(input: CreateCreditNoteDto): Promise<CreditNoteWriteResponseDto> {
-    return this.database.transaction(async () => {
-      const invoice = await this.invoices.holdForCredit(input.invoice);
-      const invoiceBefore = this.invoices.snapshotOf(invoice);
-      const client = await this.clients.holdForDocument(invoice.clientId, { allowArchived: true });
-      if (!client) throw new Error(`Invoice ${invoice.id} names no client`);
-      const draft = draftCreditNote(input, invoice, client, this.clock.today());
-      const move = credit(invoice, draft.total, input.refund === 'True');
-      const refunded = sum(
-        move.entries.filter((entry) => entry.status === 'Refunded').map((entry) => entry.amount),
-      );
-      const now = this.clock.now();
-      const creditNote = await withFreshCode(
-        generateShortCode,
-        async (shortCode) => {
-          const { lines: _lines, ...columns } = draft;
-          const creditNote = this.creditNotes.create({
-            ...columns,
-            shortCode,
-            creditNoteNo: input.credit_note_no,
-            refunded,
-            createdAt: now,
-          });
-          await this.creditNotes.insert(creditNote);
-          return creditNote;
-        },
-        (error) => this.creditNotes.shortCodeTaken(error),
-      );
-      const lines = await this.lines.insert(creditNote.id, draft.lines);
-      await this.invoices.applyLedgerMove(invoice, move, {
-        method: DEFAULT_PAYMENT_METHOD,
-        date: creditNote.issueDate,
-        reason: creditNote.reason,
-        creditNoteId: creditNote.id,
-        at: now,
-      });
-      await this.events.record({
-        type: 'credit_note.created',
-        object: 'credit_note',
-        id: creditNote.id,
-        before: null,
-      });
-      await this.events.record({
-        type: 'invoice.credited',
-        object: 'invoice',
-        id: invoice.id,
-        before: invoiceBefore,
-      });
-      return toWriteResult(creditNote, lines, this.invoices.output(invoice));
+  async create(input: CreateCreditNoteDto): Promise<CreditNoteWriteResponseDto> {
+    const { issued, invoice } = await this.ledger.credit(input.invoice, {
+      refund: input.refund === 'True',
+      draft: async (invoice) => {
+        const client = await this.clients.holdForDocument(invoice.clientId, {
+          allowArchived: true,
+        });
+        if (!client) throw new Error(`Invoice ${invoice.id} names no client`);
+        return draftCreditNote(input, invoice, client, this.clock.today());
+      },
+      write: (draft, refunded) => this.write(draft, input.credit_note_no, refunded),
     });
+    return toWriteResult(issued.creditNote, issued.lines, invoice);
   }
 
   /**
@@ -166,6 +130,39 @@ export class CreditNotesService {
       });
       return { message: `Credit note ${creditNote.creditNoteNo} sent to ${entry.email}` };
     });
+  }
+
+  /** Writes the credit note and its lines, and its `credit_note.created` event. */
+  private async write(
+    draft: CreditNoteDraft,
+    creditNoteNo: string,
+    refunded: Decimal,
+  ): Promise<{ creditNote: CreditNote; lines: CreditNoteLineItem[] }> {
+    const now = this.clock.now();
+    const creditNote = await withFreshCode(
+      generateShortCode,
+      async (shortCode) => {
+        const { lines: _lines, ...columns } = draft;
+        const creditNote = this.creditNotes.create({
+          ...columns,
+          shortCode,
+          creditNoteNo,
+          refunded,
+          createdAt: now,
+        });
+        await this.creditNotes.insert(creditNote);
+        return creditNote;
+      },
+      (error) => this.creditNotes.shortCodeTaken(error),
+    );
+    const lines = await this.lines.insert(creditNote.id, draft.lines);
+    await this.events.record({
+      type: 'credit_note.created',
+      object: 'credit_note',
+      id: creditNote.id,
+      before: null,
+    });
+    return { creditNote, lines };
   }
 
   /**

@@ -1,5 +1,4 @@
 import { Controller, Delete, Get, Param, Post, Put, StreamableFile } from '@nestjs/common';
-import { ChangesState } from '../http/auth/changes-state.decorator';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
@@ -9,16 +8,11 @@ import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import {
-  InvoiceChangeResponseDto,
   InvoiceListResponseDto,
   InvoiceReadResponseDto,
   InvoiceWriteResponseDto,
-  RefundResponseDto,
 } from './dto/invoice-response.dto';
-import { RecordPaymentDto } from './dto/record-payment.dto';
-import { RefundDto } from './dto/refund.dto';
 import { UpdateInvoiceDto } from './dto/update-invoice.dto';
-import { VoidInvoiceDto } from './dto/void-invoice.dto';
 import { InvoicesService } from './invoices.service';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
@@ -68,90 +62,6 @@ export class InvoicesController {
   })
   send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.invoices.send(input);
-  }
-
-  @Post('record-payment')
-  @Idempotent()
-  @ApiEndpoint({
-    summary: 'Record a payment',
-    description:
-      'Appends a payment entry; payment_status becomes Paid when the outstanding balance reaches 0.',
-    body: RecordPaymentDto,
-    success: MessageResponseDto,
-    errors: {
-      404: NOT_FOUND,
-      409: VOID,
-      422: 'A missing or malformed parameter, more decimals than the currency has, more than the outstanding balance',
-    },
-  })
-  recordPayment(@RequestInput() input: RecordPaymentDto): Promise<MessageResponseDto> {
-    return this.invoices.recordPayment(input);
-  }
-
-  @Post('refund')
-  @Idempotent()
-  @ApiEndpoint({
-    summary: 'Refund money received',
-    description:
-      'Beyond the specification: appends a Refunded entry to the ledger (amount_paid falls by the amount); payment_status becomes Not Paid when a balance is then outstanding. At most the cash held: payments received less earlier refunds.',
-    body: RefundDto,
-    success: RefundResponseDto,
-    errors: {
-      404: NOT_FOUND,
-      409: VOID,
-      422: 'A missing or malformed parameter, more decimals than the currency has, more than the cash held',
-    },
-  })
-  refund(@RequestInput() input: RefundDto): Promise<RefundResponseDto> {
-    return this.invoices.refund(input);
-  }
-
-  @Get('paid/:id')
-  @ChangesState()
-  @ApiEndpoint({
-    summary: 'Mark an invoice paid',
-    description: 'Sets payment_status only; no payment is added.',
-    pathId: 'Id of the invoice',
-    success: MessageResponseDto,
-    errors: { 404: NOT_FOUND, 409: VOID },
-  })
-  markPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
-    return this.invoices.setPaymentStatus(id, 'Paid');
-  }
-
-  @Get('not-paid/:id')
-  @ChangesState()
-  @ApiEndpoint({
-    summary: 'Mark an invoice not paid',
-    description: 'Sets payment_status only; no payment is removed.',
-    pathId: 'Id of the invoice',
-    success: MessageResponseDto,
-    errors: { 404: NOT_FOUND, 409: VOID },
-  })
-  markNotPaid(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
-    return this.invoices.setPaymentStatus(id, 'Not Paid');
-  }
-
-  @Post(':id/void')
-  @Idempotent()
-  @ApiEndpoint({
-    summary: 'Void an invoice',
-    description:
-      'Beyond the specification: only while no cash is held (refund it first). The invoice keeps its number, stays readable and listed with status void; every later change but delete answers 409.',
-    pathId: 'Id of the invoice',
-    body: VoidInvoiceDto,
-    success: InvoiceChangeResponseDto,
-    errors: {
-      404: NOT_FOUND,
-      409: 'The invoice is already void, or holds cash received: refund it first',
-      422: 'A malformed reason',
-    },
-  })
-  void(
-    @Param('id', ParseIdPipe) id: number,
-    @RequestInput() input: VoidInvoiceDto,
-  ): Promise<InvoiceChangeResponseDto> {
-    return this.invoices.void(id, input);
   }
 
   @Get(':id/pdf')

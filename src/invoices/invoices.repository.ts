@@ -6,14 +6,12 @@ import { Database, isUniqueViolation } from '../database/database';
 import { findList, ListResult } from '../database/find-list';
 import { ArchivableDocumentRepository } from '../documents/document.repository';
 import { InvoiceStatus } from './domain/invoice-status';
-import { LedgerSums } from './domain/ledger';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { Invoice } from './entities/invoice.entity';
 import {
   InvoiceDetailRecord,
   InvoicePrintRecord,
-  lockInvoiceDetail,
   readInvoiceDetail,
   readInvoicePrint,
 } from './invoice-detail.query';
@@ -72,7 +70,7 @@ export interface InvoicePrint extends InvoicePrintRecord {
   creditNoteNumbers: Map<number, string>;
 }
 
-/** Invoices, their send log and their ledger (`invoice_payments`). */
+/** Invoices and their send log; reads their ledger (`invoice_payments`), which the ledger writes. */
 @Injectable()
 export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, InvoiceSendLogEntry> {
   constructor(database: Database) {
@@ -134,25 +132,6 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
     return isUniqueViolation(error, 'uq_invoices_short_code', 'invoices.short_code');
   }
 
-  /** True when a ledger insert failed because its reference is another entry's. */
-  referenceTaken(error: unknown): boolean {
-    return isUniqueViolation(error, 'uq_invoice_payments_reference', 'invoice_payments.reference');
-  }
-
-  /** Sets the invoice's payment status by hand (paid / not-paid). */
-  async updatePaymentStatus(id: number, state: Pick<Invoice, 'paymentStatus' | 'updatedAt'>) {
-    await this.database.manager.update(Invoice, id, state);
-  }
-
-  /** Writes the ledger's sums after a move, with the payment status it leaves. */
-  async updateLedger(id: number, sums: LedgerSums & Pick<Invoice, 'updatedAt'>): Promise<void> {
-    await this.database.manager.update(Invoice, id, sums);
-  }
-
-  async markVoid(id: number, fields: Pick<Invoice, 'voidedAt' | 'voidReason' | 'updatedAt'>) {
-    await this.database.manager.update(Invoice, id, fields);
-  }
-
   /** Whether the invoice's ledger has any entry. */
   async hasLedgerEntries(id: number): Promise<boolean> {
     const entry = await this.database.manager.findOne(InvoicePayment, {
@@ -168,15 +147,6 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
    */
   findLiveDetail(id: number): Promise<InvoiceDetailRecord | null> {
     return readInvoiceDetail(this.database.manager, id);
-  }
-
-  /**
-   * The same read holding the invoice's row lock (as `findLive(id, { forUpdate: true })`), for
-   * a change whose event records the whole invoice: one statement instead of a lock and a
-   * second read. Only inside a transaction.
-   */
-  lockLiveDetail(id: number): Promise<InvoiceDetailRecord | null> {
-    return lockInvoiceDetail(this.database.manager, id);
   }
 
   /**
@@ -212,12 +182,5 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
         [invoiceId],
       );
     return new Map(rows.map((row) => [Number(row.id), row.credit_note_no]));
-  }
-
-  /** Appends a ledger entry; its id is set on it. */
-  async insertLedgerEntry(fields: Omit<InvoicePayment, 'id'>): Promise<InvoicePayment> {
-    const entry = this.database.manager.create(InvoicePayment, fields);
-    await this.database.manager.insert(InvoicePayment, entry);
-    return entry;
   }
 }

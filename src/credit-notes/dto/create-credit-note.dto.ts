@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IsDateInput, IsIdInput, IsTrueFalse, Trim } from '../../common/input-rules';
 import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line-item.dto';
-import { ReasonInput } from '../../invoices/dto/refund.dto';
+import { ReasonInput } from '../../ledger/dto/refund.dto';
 import {
   DateInputProperty,
   IdInputProperty,

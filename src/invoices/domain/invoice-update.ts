@@ -39,3 +39,10 @@ export function checkUpdateAgainstPayments(
     );
   }
 }
+
+/** A void invoice takes no change but archiving: its ledger, fields and sends stay as they are. */
+export function refuseIfVoid(invoice: { voidedAt: Date | null; invoiceNo: string }): void {
+  if (invoice.voidedAt !== null) {
+    throw new DomainException('INVOICE_VOID', `Invoice ${invoice.invoiceNo} is void`);
+  }
+}

@@ -1,7 +1,7 @@
 import type { Decimal } from '../../common/money/decimal';
 import type { DocumentLedgerEntry, DocumentView } from '../../documents/pdf/document-view';
 import { invoiceStatus, StatusFacts } from './invoice-status';
-import type { LedgerEntryStatus } from './ledger';
+import type { LedgerEntryStatus } from './payment-status';
 
 /*
  * docs/documents.md: a paid invoice says so; a void one is marked void; payments, refunds

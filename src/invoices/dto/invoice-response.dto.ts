@@ -8,7 +8,6 @@ import {
 } from '../../documents/dto/document-fields-response.dto';
 import { DocumentDetailPartsDto } from '../../documents/dto/document-detail-response.dto';
 import { LineItemOutputDto } from '../../documents/dto/line-item-response.dto';
-import { MessageResponseDto } from '../../openapi/dto/message-response.dto';
 import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
 import {
   DateProperty,
@@ -20,8 +19,9 @@ import {
   TimestampProperty,
 } from '../../openapi/schema-property.decorator';
 import { INVOICE_STATUSES, InvoiceStatus } from '../domain/invoice-status';
-import { LEDGER_ENTRY_STATUSES, LedgerEntryStatus } from '../domain/ledger';
 import {
+  LEDGER_ENTRY_STATUSES,
+  LedgerEntryStatus,
   PAYMENT_METHODS,
   PAYMENT_STATUSES,
   PaymentMethod,
@@ -133,18 +133,6 @@ export class InvoiceReadResponseDto extends DocumentDetailPartsDto {
     description: 'Its ledger: payments, refunds and credits, oldest first',
   })
   payments: PaymentEntryDto[];
-}
-
-/** `POST /invoice/{id}/void`. */
-export class InvoiceChangeResponseDto extends MessageResponseDto {
-  @ApiProperty({ type: [InvoiceWithTimestampsDto], description: 'The invoice after the change' })
-  invoice: InvoiceWithTimestampsDto[];
-}
-
-/** `POST /invoice/refund`. */
-export class RefundResponseDto extends InvoiceChangeResponseDto {
-  @ApiProperty({ type: PaymentEntryDto, description: 'The Refunded entry of the ledger' })
-  entry: PaymentEntryDto;
 }
 
 /** `POST /invoice/add`, `PUT /invoice/{id}` and `POST /estimate/{id}/convert`. */

@@ -8,8 +8,7 @@ import {
   TextColumn,
   TimestampColumn,
 } from '../../database/columns';
-import { LedgerEntryStatus } from '../domain/ledger';
-import { PaymentMethod } from '../domain/payment-status';
+import { LedgerEntryStatus, PaymentMethod } from '../domain/payment-status';
 
 /** One entry of an invoice's ledger: a payment received, a refund, or a credit note's credit. */
 @Entity('invoice_payments')

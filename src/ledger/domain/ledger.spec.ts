@@ -9,7 +9,11 @@ import {
   recordPayment,
   refund,
 } from './ledger';
-import { DEFAULT_PAYMENT_METHOD, PAYMENT_METHODS, PAYMENT_STATUSES } from './payment-status';
+import {
+  DEFAULT_PAYMENT_METHOD,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+} from '../../invoices/domain/payment-status';
 
 const d = (value: string) => new Decimal(value);
 

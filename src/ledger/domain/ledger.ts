@@ -2,7 +2,7 @@ import { DomainException } from '../../common/domain.exception';
 import { minorUnits } from '../../common/money/currency';
 import { Decimal } from '../../common/money/decimal';
 import { formatMoney, hasAtMostPlaces } from '../../common/money/money';
-import { PaymentStatus } from './payment-status';
+import { LedgerEntryStatus, PaymentStatus } from '../../invoices/domain/payment-status';
 
 /*
  * docs/corrections.md: an invoice's payments are its ledger. Money received (Completed),
@@ -15,9 +15,6 @@ import { PaymentStatus } from './payment-status';
  *
  * Each move below checks its rule, and answers the entries to append and the sums after them.
  */
-
-export const LEDGER_ENTRY_STATUSES = ['Completed', 'Refunded', 'Credited'] as const;
-export type LedgerEntryStatus = (typeof LEDGER_ENTRY_STATUSES)[number];
 
 /** What an invoice keeps of its ledger. */
 export interface Ledger {

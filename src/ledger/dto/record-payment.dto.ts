@@ -7,7 +7,7 @@ import {
   IdInputProperty,
   ListedValueInputProperty,
 } from '../../openapi/schema-property.decorator';
-import { PAYMENT_METHODS, PaymentMethod } from '../domain/payment-status';
+import { PAYMENT_METHODS, PaymentMethod } from '../../invoices/domain/payment-status';
 
 export class RecordPaymentDto {
   @IdInputProperty({ description: 'Id of the invoice' })

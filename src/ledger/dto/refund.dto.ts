@@ -9,7 +9,7 @@ import {
   IdInputProperty,
   ListedValueInputProperty,
 } from '../../openapi/schema-property.decorator';
-import { PAYMENT_METHODS, PaymentMethod } from '../domain/payment-status';
+import { PAYMENT_METHODS, PaymentMethod } from '../../invoices/domain/payment-status';
 
 /** A reason given for a correction (refund, void, credit note): free text, trimmed. */
 export function ReasonInput(description: string): PropertyDecorator {
