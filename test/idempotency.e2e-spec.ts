@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { IdempotencyJanitor } from '../src/idempotency/idempotency-janitor';
 import { IdempotencyStore } from '../src/idempotency/idempotency-store';
 import { IdempotencyInterceptor } from '../src/idempotency/idempotency.interceptor';
-import { InvoicesService } from '../src/invoices/invoices.service';
+import { LedgerService } from '../src/ledger/ledger.service';
 import { createClient } from './factories/clients';
 import { createInvoice, invoiceInput, readInvoice } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
@@ -192,10 +192,10 @@ describe('Idempotency-Key', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let entered!: () => void;
     const inside = new Promise<void>((resolve) => (entered = resolve));
-    const original = InvoicesService.prototype.recordPayment;
+    const original = LedgerService.prototype.recordPayment;
     const spy = jest
-      .spyOn(InvoicesService.prototype, 'recordPayment')
-      .mockImplementationOnce(async function (this: InvoicesService, ...args) {
+      .spyOn(LedgerService.prototype, 'recordPayment')
+      .mockImplementationOnce(async function (this: LedgerService, ...args) {
         entered();
         await gate;
         return original.apply(this, args);
