@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { renderDocumentPdf } from '../src/documents/pdf/document-pdf.renderer';
 import { Issuer } from '../src/document-vocabulary/issuer';
-import { DocumentView } from '../src/documents/pdf/document-view';
+import { DocumentView } from '../src/documents/document-view';
 
 /*
  * Time to render an invoice PDF: 1 line and 200 lines in Latin (with a Greek client), 1 line

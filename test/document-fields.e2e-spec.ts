@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { OutboxMessage } from '../src/delivery/entities/outbox-message.entity';
 import * as renderer from '../src/documents/pdf/document-pdf.renderer';
-import { DocumentView } from '../src/documents/pdf/document-view';
+import { DocumentView } from '../src/documents/document-view';
 import { InvoiceRemindersService } from '../src/reminders/invoice-reminders.service';
 import { addClient, ClientOutput, listClients } from './factories/clients';
 import { addCreditNote, readCreditNote } from './factories/credit-notes';

@@ -15,7 +15,7 @@ import { DocumentDelivery } from '../delivery/document-delivery';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { documentLocale } from '../documents/i18n/document-messages';
-import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
+import { DocumentView, toDocumentView } from '../documents/document-view';
 import { inlineFile } from '../http/inline-file';
 import { InvoicesService } from '../invoices/invoices.service';
 import { LedgerService } from '../ledger/ledger.service';

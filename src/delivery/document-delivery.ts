@@ -3,7 +3,7 @@ import { In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Database } from '../database/database';
 import { DocumentKind } from '../document-vocabulary/document-kind';
-import { DocumentView } from '../documents/pdf/document-view';
+import { DocumentView } from '../documents/document-view';
 import { DeliveryRecord } from '../documents/domain/delivery-state';
 import { OutboxMessage } from './entities/outbox-message.entity';
 

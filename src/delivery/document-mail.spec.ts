@@ -1,6 +1,6 @@
 import mjml2html from 'mjml';
 import { Issuer } from '../document-vocabulary/issuer';
-import { DocumentView } from '../documents/pdf/document-view';
+import { DocumentView } from '../documents/document-view';
 import {
   composeDocumentMail,
   documentMailMjml,

@@ -7,7 +7,7 @@ import {
   settledByCredit,
   totalRows,
 } from '../documents/i18n/document-rows';
-import { DocumentView } from '../documents/pdf/document-view';
+import { DocumentView } from '../documents/document-view';
 import { Issuer, paymentTermsIn } from '../document-vocabulary/issuer';
 
 /** What the mail needs beyond the document. */

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
-import { DocumentView } from '../documents/pdf/document-view';
+import { DocumentView } from '../documents/document-view';
 import { EventLog } from '../events/event-log';
 import { Claimed, ClaimQueue } from '../jobs/claim-queue';
 import { JobKind, JobRunner } from '../jobs/job-runner';

@@ -15,7 +15,7 @@ import { idFilter } from '../common/list-query.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { documentLocale } from '../documents/i18n/document-messages';
-import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
+import { DocumentView, toDocumentView } from '../documents/document-view';
 import { inlineFile } from '../http/inline-file';
 import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { InvoicesService } from '../invoices/invoices.service';

@@ -15,7 +15,7 @@ import {
   toLineItemWrite,
 } from '../documents/documents.mapper';
 import { DocumentLocale } from '../document-vocabulary/document-locale';
-import { DocumentView, toDocumentView } from '../documents/pdf/document-view';
+import { DocumentView, toDocumentView } from '../documents/document-view';
 import { invoiceStatus, statusOf } from './domain/invoice-status';
 import { invoiceMark, printedLedger } from './domain/printed-invoice';
 import {

@@ -15,7 +15,7 @@ import { DocumentDraft, draftColumns } from '../documents/domain/document-draft'
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { documentLocale } from '../documents/i18n/document-messages';
-import { DocumentView } from '../documents/pdf/document-view';
+import { DocumentView } from '../documents/document-view';
 import { EventLog } from '../events/event-log';
 import { inlineFile } from '../http/inline-file';
 import { checkUpdateAgainstPayments, refuseIfVoid } from './domain/invoice-update';

@@ -1,4 +1,4 @@
-import type { DocumentView } from '../pdf/document-view';
+import type { DocumentView } from '../document-view';
 import { DocumentMessages, MessageKey } from './document-messages';
 
 /** A labelled line of a document or its e-mail: a total, a detail of the issuer. */

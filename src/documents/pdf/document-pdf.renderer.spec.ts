@@ -1,7 +1,7 @@
 import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
 import { renderDocumentPdf } from './document-pdf.renderer';
 import { Issuer } from '../../document-vocabulary/issuer';
-import { DocumentView } from './document-view';
+import { DocumentView } from '../document-view';
 
 const ISSUER: Issuer = {
   name: 'Acme Supplies Ltd',

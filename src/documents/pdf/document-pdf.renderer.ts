@@ -1,7 +1,7 @@
 import { DocumentMessages, messagesFor } from '../i18n/document-messages';
 import { asksForPayment, labelled, totalRows } from '../i18n/document-rows';
 import { Issuer, paymentTermsIn } from '../../document-vocabulary/issuer';
-import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine } from './document-view';
+import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine } from '../document-view';
 import {
   AmountRowWidths,
   amountRowHeight,

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../common/money/decimal';
-import type { DocumentLedgerEntry, DocumentView } from '../../documents/pdf/document-view';
+import type { DocumentLedgerEntry, DocumentView } from '../../documents/document-view';
 import { invoiceStatus, StatusFacts } from './invoice-status';
 import type { LedgerEntryStatus } from './payment-status';
 

@@ -1,13 +1,13 @@
-import { formatMoney, formatRate } from '../../common/money/money';
-import { Decimal } from '../../common/money/decimal';
-import { outstandingBalance } from '../domain/document-totals';
+import { formatMoney, formatRate } from '../common/money/money';
+import { Decimal } from '../common/money/decimal';
+import { outstandingBalance } from './domain/document-totals';
 import {
   DocumentLineItemRecord,
   DocumentRecord,
   PricedDocumentRecord,
-} from '../entities/document-columns';
-import type { DocumentKind } from '../../document-vocabulary/document-kind';
-import type { DocumentLocale } from '../../document-vocabulary/document-locale';
+} from './entities/document-columns';
+import type { DocumentKind } from '../document-vocabulary/document-kind';
+import type { DocumentLocale } from '../document-vocabulary/document-locale';
 
 /** One entry of an invoice's ledger as printed: what it was, when, and how much. */
 export interface DocumentViewLedgerEntry {

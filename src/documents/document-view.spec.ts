@@ -1,7 +1,7 @@
-import { Decimal } from '../../common/money/decimal';
-import { DocumentLineItemRecord, DocumentRecord } from '../entities/document-columns';
-import { documentLocale } from '../i18n/document-messages';
-import { DOCUMENT_LOCALES } from '../../document-vocabulary/document-locale';
+import { Decimal } from '../common/money/decimal';
+import { DocumentLineItemRecord, DocumentRecord } from './entities/document-columns';
+import { documentLocale } from './i18n/document-messages';
+import { DOCUMENT_LOCALES } from '../document-vocabulary/document-locale';
 import { toDocumentView } from './document-view';
 
 const d = (value: string) => new Decimal(value);
