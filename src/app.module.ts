@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, RouterModule } from '@nestjs/core';
-import { ClientsApiModule } from './clients/clients-api.module';
+import { ClientsApiModule } from './clients-api/clients-api.module';
 import { CreditNotesModule } from './credit-notes/credit-notes.module';
 import { BodyParsingMiddleware } from './http/body-parsing.middleware';
 import { MethodNotAllowedMiddleware } from './http/method-not-allowed.middleware';

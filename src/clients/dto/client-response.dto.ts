@@ -1,7 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EstimateWithTimestampsDto } from '../../estimates/dto/estimate-response.dto';
 import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
-import { InvoiceWithTimestampsDto } from '../../invoices/dto/invoice-response.dto';
 import {
   IdProperty,
   TextProperty,
@@ -59,21 +57,6 @@ export class ClientListResponseDto {
 
   @PageMetaProperty()
   meta?: ListMetaDto;
-}
-
-/** `GET /client/{id}`: the client with its live invoices and estimates. */
-export class ClientReadResponseDto {
-  @ApiProperty({ type: [ClientDto], description: 'The one client' })
-  data: ClientDto[];
-
-  @ApiProperty({ type: [InvoiceWithTimestampsDto], description: 'Its live invoices, oldest first' })
-  invoices: InvoiceWithTimestampsDto[];
-
-  @ApiProperty({
-    type: [EstimateWithTimestampsDto],
-    description: 'Its live estimates, oldest first',
-  })
-  estimates: EstimateWithTimestampsDto[];
 }
 
 /** `POST /client/add` and `PUT /client/{id}`. */

@@ -5,15 +5,12 @@ import { RequestInput } from '../http/request-input.decorator';
 import { ListAnswer } from '../database/find-list';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { ClientOverviewService } from './client-overview.service';
-import { ClientsService } from './clients.service';
-import {
-  ClientListResponseDto,
-  ClientReadResponseDto,
-  ClientWriteResponseDto,
-} from './dto/client-response.dto';
-import { CreateClientDto } from './dto/create-client.dto';
-import { ListClientsDto } from './dto/list-clients.dto';
-import { UpdateClientDto } from './dto/update-client.dto';
+import { ClientsService } from '../clients/clients.service';
+import { ClientListResponseDto, ClientWriteResponseDto } from '../clients/dto/client-response.dto';
+import { ClientReadResponseDto } from './dto/client-read-response.dto';
+import { CreateClientDto } from '../clients/dto/create-client.dto';
+import { ListClientsDto } from '../clients/dto/list-clients.dto';
+import { UpdateClientDto } from '../clients/dto/update-client.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 
 const NOT_FOUND = 'No live client with this id';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EstimatesService } from '../estimates/estimates.service';
 import { InvoicesService } from '../invoices/invoices.service';
-import { ClientsService } from './clients.service';
-import { ClientReadResponseDto } from './dto/client-response.dto';
+import { ClientsService } from '../clients/clients.service';
+import { ClientReadResponseDto } from './dto/client-read-response.dto';
 
 /**
  * `GET /client/{id}`: the client with its live invoices and estimates, each asked of the
