@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../clients/clients.module';
+import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoicesModule } from '../invoices/invoices.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { CreditNoteLinesRepository } from './credit-note-lines.repository';
@@ -19,6 +20,7 @@ import { CreditNote } from './entities/credit-note.entity';
   imports: [
     TypeOrmModule.forFeature([CreditNote, CreditNoteLineItem, CreditNoteSendLogEntry]),
     ClientsModule,
+    DocumentOperationsModule,
     InvoicesModule,
     LedgerModule,
   ],

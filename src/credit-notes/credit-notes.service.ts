@@ -7,16 +7,13 @@ import { parseId } from '../common/input-rules';
 import { dateRange, idFilter } from '../common/list-query.dto';
 import { Decimal } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
-import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
+import { DocumentOperations } from '../document-operations/document-operations';
 import { EventLog } from '../events/event-log';
+import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ListAnswer, listResponse } from '../database/find-list';
-import { DocumentDelivery } from '../delivery/document-delivery';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
-import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
-import { documentLocale } from '../documents/i18n/document-messages';
 import { DocumentView, toDocumentView } from '../documents/document-view';
-import { inlineFile } from '../http/inline-file';
 import { InvoicesService } from '../invoices/invoices.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { CreditNoteDetailRecord, CreditNotePrintRecord } from './credit-note-detail.query';
@@ -43,9 +40,8 @@ export class CreditNotesService {
     private readonly invoices: InvoicesService,
     private readonly ledger: LedgerService,
     private readonly clients: ClientsService,
-    private readonly delivery: DocumentDelivery,
+    private readonly operations: DocumentOperations,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
     private readonly events: EventLog,
   ) {
     events.registerReader('credit_note', (id) => this.get(id));
@@ -62,10 +58,7 @@ export class CreditNotesService {
 
   async get(id: number): Promise<CreditNoteReadResponseDto> {
     const { document: creditNote, lines, sends } = await this.detail(id);
-    const deliveries = await this.delivery.deliveryStates(
-      'credit_note',
-      sends.map((entry) => entry.id),
-    );
+    const deliveries = await this.operations.deliveries('credit_note', sends);
     return toDetail(creditNote, lines, sends, deliveries);
   }
 
@@ -73,9 +66,7 @@ export class CreditNotesService {
   async pdf(id: number): Promise<StreamableFile> {
     const print = await this.database.read(() => this.creditNotes.findPrint(id));
     if (!print) throw DomainException.notFound('Credit note', String(id));
-    const view = this.view(print, await this.invoices.issueDateOf(print.document.invoiceId));
-    const content = await renderDocumentPdf(view, this.config.company);
-    return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
+    return this.operations.pdf(await this.view(print));
   }
 
   /**
@@ -100,35 +91,22 @@ export class CreditNotesService {
   }
 
   /**
-   * Appends to the send log and queues the e-mail in the same transaction, as for invoices.
-   * A credit note never changes, so nothing needs its row held.
+   * Sends the credit note (DocumentOperations.send). A credit note never changes, so nothing
+   * needs its row held.
    */
-  send(input: SendDocumentDto) {
-    return this.database.transaction(async () => {
-      const id = parseId(input.id);
+  send(input: SendDocumentDto): Promise<MessageResponseDto> {
+    return this.operations.send('credit_note', this.creditNotes, input, async (idText) => {
+      const id = parseId(idText);
       const print = id === null ? null : await this.creditNotes.findPrint(id);
-      if (!print) throw DomainException.notFound('Credit note', input.id);
+      if (!print) throw DomainException.notFound('Credit note', idText);
       const creditNote = print.document;
       const before = await this.events.snapshot('credit_note', creditNote.id);
-      const entry = await this.creditNotes.insertSendLogEntry(creditNote.id, {
-        email: input.email,
-        phone: input.phone ?? '',
-        sentAt: this.clock.now(),
-      });
-      await this.delivery.enqueue({
-        kind: 'credit_note',
-        documentId: creditNote.id,
-        sendLogEntryId: entry.id,
-        recipient: entry.email,
-        view: this.view(print, await this.invoices.issueDateOf(creditNote.invoiceId)),
-      });
-      await this.events.record({
-        type: 'credit_note.sent',
-        object: 'credit_note',
+      return {
         id: creditNote.id,
+        number: creditNote.creditNoteNo,
         before,
-      });
-      return { message: `Credit note ${creditNote.creditNoteNo} sent to ${entry.email}` };
+        view: await this.view(print),
+      };
     });
   }
 
@@ -167,12 +145,14 @@ export class CreditNotesService {
 
   /**
    * The credit note as printed, titled Credit note, naming the invoice it corrects and its
-   * date, and what it refunded, in its client's language when documents have messages in it.
+   * date (asked of invoices: one read), and what it refunded, in its client's language when
+   * documents have messages in it.
    */
-  private view(print: CreditNotePrintRecord, invoiceIssueDate: string | null): DocumentView {
+  private async view(print: CreditNotePrintRecord): Promise<DocumentView> {
     const creditNote = print.document;
+    const invoiceIssueDate = await this.invoices.issueDateOf(creditNote.invoiceId);
     return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, print.lines, {
-      locale: documentLocale(print.clientLanguage, this.config.documentLocale),
+      locale: this.operations.locale(print.clientLanguage),
       corrects: creditNote.invoiceNo,
       ...(invoiceIssueDate === null ? {} : { correctsDate: invoiceIssueDate }),
       reason: creditNote.reason,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClientsModule } from '../clients/clients.module';
-import { DocumentDrafts } from '../documents/document-drafts';
+import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoicesModule } from '../invoices/invoices.module';
 import { EstimateLineItem } from './entities/estimate-line-item.entity';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
@@ -11,15 +10,15 @@ import { EstimatesController } from './estimates.controller';
 import { EstimatesRepository } from './estimates.repository';
 import { EstimatesService } from './estimates.service';
 
-/** Estimates; asks the clients feature for the client, and invoices for a conversion. */
+/** Estimates; drafts, sends and prints them with the document operations, asks invoices for a conversion. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Estimate, EstimateLineItem, EstimateSendLogEntry]),
-    ClientsModule,
+    DocumentOperationsModule,
     InvoicesModule,
   ],
   controllers: [EstimatesController],
-  providers: [EstimatesService, EstimatesRepository, EstimateLinesRepository, DocumentDrafts],
+  providers: [EstimatesService, EstimatesRepository, EstimateLinesRepository],
   exports: [EstimatesService],
 })
 export class EstimatesModule {}

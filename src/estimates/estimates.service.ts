@@ -4,19 +4,16 @@ import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { parseId } from '../common/input-rules';
 import { generateShortCode, withFreshCode } from '../common/short-code';
-import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { EventLog } from '../events/event-log';
+import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ListAnswer, listResponse } from '../database/find-list';
-import { DocumentDelivery } from '../delivery/document-delivery';
-import { DocumentDrafts } from '../documents/document-drafts';
+import { DocumentDrafts } from '../document-operations/document-drafts';
+import { DocumentOperations } from '../document-operations/document-operations';
 import { draftColumns } from '../documents/domain/document-draft';
 import { idFilter } from '../common/list-query.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
-import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
-import { documentLocale } from '../documents/i18n/document-messages';
 import { DocumentView, toDocumentView } from '../documents/document-view';
-import { inlineFile } from '../http/inline-file';
 import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
@@ -41,10 +38,9 @@ export class EstimatesService {
     private readonly estimates: EstimatesRepository,
     private readonly lines: EstimateLinesRepository,
     private readonly drafts: DocumentDrafts,
+    private readonly operations: DocumentOperations,
     private readonly invoices: InvoicesService,
-    private readonly delivery: DocumentDelivery,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
     private readonly events: EventLog,
   ) {
     events.registerReader('estimate', (id) => this.get(id));
@@ -70,10 +66,7 @@ export class EstimatesService {
    */
   async get(id: number): Promise<EstimateReadResponseDto> {
     const { document: estimate, lines, sends } = await this.liveDetail(id);
-    const deliveries = await this.delivery.deliveryStates(
-      'estimate',
-      sends.map((entry) => entry.id),
-    );
+    const deliveries = await this.operations.deliveries('estimate', sends);
     return toDetail(estimate, lines, sends, deliveries);
   }
 
@@ -84,9 +77,7 @@ export class EstimatesService {
   async pdf(id: number): Promise<StreamableFile> {
     const print = await this.database.read(() => this.estimates.findLivePrint(id));
     if (!print) throw DomainException.notFound('Estimate', String(id));
-    const view = this.view(print.document, print);
-    const content = await renderDocumentPdf(view, this.config.company);
-    return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
+    return this.operations.pdf(this.view(print.document, print));
   }
 
   create(input: CreateEstimateDto): Promise<EstimateWriteResponseDto> {
@@ -181,36 +172,19 @@ export class EstimatesService {
     });
   }
 
-  /**
-   * Appends to the send log and queues the e-mail in the same transaction: the outbox row holds
-   * the estimate as it is now, and the worker delivers it after the answer. A refused send
-   * (unknown or archived id) writes neither.
-   */
-  send(input: SendDocumentDto) {
-    return this.database.transaction(async () => {
-      const estimate = await this.liveEstimateNamed(input.id, true);
+  /** Sends the estimate as it is now (DocumentOperations.send). */
+  send(input: SendDocumentDto): Promise<MessageResponseDto> {
+    return this.operations.send('estimate', this.estimates, input, async (idText) => {
+      const estimate = await this.liveEstimateNamed(idText, true);
       const before = await this.events.snapshot('estimate', estimate.id);
       const print = await this.estimates.findLivePrint(estimate.id);
       if (!print) throw new Error(`Estimate ${estimate.id} is locked but not readable`);
-      const entry = await this.estimates.insertSendLogEntry(estimate.id, {
-        email: input.email,
-        phone: input.phone ?? '',
-        sentAt: this.clock.now(),
-      });
-      await this.delivery.enqueue({
-        kind: 'estimate',
-        documentId: estimate.id,
-        sendLogEntryId: entry.id,
-        recipient: entry.email,
-        view: this.view(estimate, print),
-      });
-      await this.events.record({
-        type: 'estimate.sent',
-        object: 'estimate',
+      return {
         id: estimate.id,
+        number: estimate.estimateNo,
         before,
-      });
-      return { message: `Estimate ${estimate.estimateNo} sent to ${entry.email}` };
+        view: this.view(estimate, print),
+      };
     });
   }
 
@@ -234,7 +208,7 @@ export class EstimatesService {
   /** The estimate as printed, in its client's language when documents have messages in it. */
   private view(estimate: Estimate, print: EstimatePrintRecord): DocumentView {
     return toDocumentView('estimate', estimate.estimateNo, estimate, print.lines, {
-      locale: documentLocale(print.clientLanguage, this.config.documentLocale),
+      locale: this.operations.locale(print.clientLanguage),
     });
   }
 

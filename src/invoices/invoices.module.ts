@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClientsModule } from '../clients/clients.module';
-import { DocumentDrafts } from '../documents/document-drafts';
+import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
@@ -11,14 +10,14 @@ import { InvoicesController } from './invoices.controller';
 import { InvoicesRepository } from './invoices.repository';
 import { InvoicesService } from './invoices.service';
 
-/** Invoices; asks the clients feature for the client of an invoice. */
+/** Invoices; drafts (with their client), sends and prints them with the document operations. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Invoice, InvoiceLineItem, InvoicePayment, InvoiceSendLogEntry]),
-    ClientsModule,
+    DocumentOperationsModule,
   ],
   controllers: [InvoicesController],
-  providers: [InvoicesService, InvoicesRepository, InvoiceLinesRepository, DocumentDrafts],
+  providers: [InvoicesService, InvoicesRepository, InvoiceLinesRepository],
   exports: [InvoicesService, InvoicesRepository],
 })
 export class InvoicesModule {}

@@ -6,18 +6,15 @@ import { parseId } from '../common/input-rules';
 import { dateRange, idFilter } from '../common/list-query.dto';
 import { ZERO } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
-import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { ListAnswer, listResponse } from '../database/find-list';
-import { DocumentDelivery } from '../delivery/document-delivery';
-import { DocumentDrafts } from '../documents/document-drafts';
+import { DocumentDrafts } from '../document-operations/document-drafts';
+import { DocumentOperations } from '../document-operations/document-operations';
 import { DocumentDraft, draftColumns } from '../documents/domain/document-draft';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
-import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
-import { documentLocale } from '../documents/i18n/document-messages';
 import { DocumentView } from '../documents/document-view';
 import { EventLog } from '../events/event-log';
-import { inlineFile } from '../http/inline-file';
+import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { checkUpdateAgainstPayments, refuseIfVoid } from './domain/invoice-update';
 import { PaymentStatus } from './domain/payment-status';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
@@ -65,9 +62,8 @@ export class InvoicesService {
     private readonly invoices: InvoicesRepository,
     private readonly lines: InvoiceLinesRepository,
     private readonly drafts: DocumentDrafts,
-    private readonly delivery: DocumentDelivery,
+    private readonly operations: DocumentOperations,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
     private readonly events: EventLog,
   ) {
     events.registerReader('invoice', (id) => this.get(id));
@@ -112,10 +108,7 @@ export class InvoicesService {
     payments,
     sends,
   }: InvoiceDetailRecord): Promise<InvoiceReadResponseDto> {
-    const deliveries = await this.delivery.deliveryStates(
-      'invoice',
-      sends.map((entry) => entry.id),
-    );
+    const deliveries = await this.operations.deliveries('invoice', sends);
     return toDetail(invoice, lines, payments, sends, deliveries, this.clock.today());
   }
 
@@ -126,9 +119,7 @@ export class InvoicesService {
   async pdf(id: number): Promise<StreamableFile> {
     const print = await this.database.read(() => this.invoices.findLivePrint(id));
     if (!print) throw DomainException.notFound('Invoice', String(id));
-    const view = this.view(print.document, print);
-    const content = await renderDocumentPdf(view, this.config.company);
-    return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
+    return this.operations.pdf(this.view(print.document, print));
   }
 
   create(input: CreateInvoiceDto): Promise<InvoiceWriteResponseDto> {
@@ -203,31 +194,14 @@ export class InvoicesService {
     });
   }
 
-  /**
-   * Appends to the send log and queues the e-mail in the same transaction: the outbox row holds
-   * the invoice as it is now, and the worker delivers it after the answer. A refused send
-   * (unknown, archived or void invoice) writes neither.
-   */
-  send(input: SendDocumentDto) {
-    return this.database.transaction(async () => {
-      const invoice = await this.changeableInvoice(this.idOf(input.id));
+  /** Sends the invoice as it is now (DocumentOperations.send); a void one answers 409. */
+  send(input: SendDocumentDto): Promise<MessageResponseDto> {
+    return this.operations.send('invoice', this.invoices, input, async (idText) => {
+      const invoice = await this.changeableInvoice(this.idOf(idText));
       const before = toRecordPart(invoice, this.clock.today());
       const print = await this.invoices.findLivePrint(invoice.id);
       if (!print) throw new Error(`Invoice ${invoice.id} is locked but not readable`);
-      const entry = await this.invoices.insertSendLogEntry(invoice.id, {
-        email: input.email,
-        phone: input.phone ?? '',
-        sentAt: this.clock.now(),
-      });
-      await this.delivery.enqueue({
-        kind: 'invoice',
-        documentId: invoice.id,
-        sendLogEntryId: entry.id,
-        recipient: entry.email,
-        view: this.view(invoice, print),
-      });
-      await this.events.record({ type: 'invoice.sent', object: 'invoice', id: invoice.id, before });
-      return { message: `Invoice ${invoice.invoiceNo} sent to ${entry.email}` };
+      return { id: invoice.id, number: invoice.invoiceNo, before, view: this.view(invoice, print) };
     });
   }
 
@@ -255,7 +229,7 @@ export class InvoicesService {
 
   /** The invoice as printed, in its client's language when documents have messages in it. */
   private view(invoice: Invoice, print: InvoicePrint): DocumentView {
-    const locale = documentLocale(print.clientLanguage, this.config.documentLocale);
+    const locale = this.operations.locale(print.clientLanguage);
     return toInvoiceView(invoice, print, locale, this.clock.today());
   }
 

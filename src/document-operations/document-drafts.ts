@@ -8,7 +8,7 @@ import {
   DocumentFields,
   draftDocument,
   ExistingDocument,
-} from './domain/document-draft';
+} from '../documents/domain/document-draft';
 
 /**
  * Drafts an add or update of an invoice or estimate: finds its client through the clients
