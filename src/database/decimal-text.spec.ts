@@ -1,4 +1,7 @@
+import fc from 'fast-check';
+import { minorUnits } from '../common/money/currency';
 import { Decimal } from '../common/money/decimal';
+import { formatMoney } from '../common/money/money';
 import { decimalUnits, unitsFixed, unitsPlain } from './decimal-text';
 
 describe('decimal text', () => {
@@ -48,6 +51,23 @@ describe('decimal text', () => {
       expect(unitsFixed(units, 3)).toBe(exact.toFixed(3, Decimal.ROUND_HALF_UP));
       expect(units > 0n).toBe(exact.gt(0));
     }
+  });
+
+  it('rounds money as formatMoney does, in every currency the columns can hold', () => {
+    // The columns keep 4 decimals, so the currencies of 0, 2, 3 and 4 minor digits.
+    const currencies = ['JPY', 'USD', 'KWD', 'CLF'];
+    const units = fc.bigInt({ min: -(10n ** 17n) + 1n, max: 10n ** 17n - 1n });
+    // Midpoints at 3, 2 and 0 places: an odd number of halves of a last digit.
+    const halves = fc
+      .tuple(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.constantFrom(5n, 50n, 5000n))
+      .map(([n, half]) => (2n * n + 1n) * half);
+    fc.assert(
+      fc.property(fc.oneof(units, halves), fc.constantFrom(...currencies), (value, currency) => {
+        const decimal = new Decimal(value.toString()).dividedBy(10_000);
+        expect(unitsFixed(value, minorUnits(currency))).toBe(formatMoney(decimal, currency));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('answers null for anything but decimal text of at most four places', () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { stringify } from 'lossless-json';
 import { isCurrencyCode, minorUnits } from './currency';
 import { Decimal, parseDecimal, sum, writtenPlaces, ZERO } from './decimal';
@@ -236,6 +237,30 @@ describe('formatMoney', () => {
     ['12.50', 'usd', '12.50'],
   ])('formats %s %s as %j', (input, currency, expected) => {
     expect(formatMoney(d(input), currency)).toBe(expected);
+  });
+
+  it('rounds as roundMoney does, in every currency', () => {
+    const currencies = ['JPY', 'USD', 'KWD', 'CLF'];
+    // Up to 6 decimals below 10^13, and midpoints of each currency's last digit.
+    const millionths = fc.oneof(
+      fc.bigInt({ min: -(10n ** 19n), max: 10n ** 19n }),
+      fc
+        .tuple(
+          fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+          fc.constantFrom(50n, 500n, 5000n, 500_000n),
+        )
+        .map(([n, half]) => (2n * n + 1n) * half),
+    );
+    const value = millionths.map((n) => new Decimal(n.toString()).dividedBy(1_000_000));
+    fc.assert(
+      fc.property(value, fc.constantFrom(...currencies), (amount, currency) => {
+        const rounded = roundMoney(amount, currency);
+        const text = formatMoney(amount, currency);
+        expect(new Decimal(text).equals(rounded)).toBe(true);
+        expect(text.split('.')[1]?.length ?? 0).toBe(minorUnits(currency));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('never writes exponent notation', () => {
