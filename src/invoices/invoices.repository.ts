@@ -111,9 +111,9 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
 
   /**
    * The invoices of a status on `today`, as one range of one index over the generated columns
-   * (migration 1764400000000): `settlement` for void and paid; `open_until`, the last day an
-   * invoice is open (its due date while a balance is outstanding, 9999-12-31 when settled, NULL
-   * when paid or void), for overdue and open.
+   * (settlementOf and openUntilOf in domain/invoice-status.ts): `settlement` for void and paid;
+   * `open_until`, the last day an invoice is open, for overdue and open. A copy of the status
+   * rule that test/rule-copies.e2e-spec.ts proves equal to it.
    */
   statusFilter(status: InvoiceStatus, today: string): FindOptionsWhere<Invoice> {
     switch (status) {

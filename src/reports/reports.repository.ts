@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { daysBetween } from '../common/clock';
-import { currenciesByMinorUnits, minorUnits } from '../common/money/currency';
 import { Decimal, ZERO } from '../common/money/decimal';
+import { roundMoney, roundMoneySql } from '../common/money/money';
 import { Database } from '../database/database';
-import { AGING_BUCKETS, AgingBucket, agingBucket, agingDueRanges } from './domain/aging';
+import { outstandingBalance } from '../documents/domain/document-totals';
+import { OPEN_FOREVER } from '../invoices/domain/invoice-status';
+import { PaymentStatus } from '../invoices/domain/payment-status';
+import {
+  AGING_BUCKETS,
+  AgingBucket,
+  agingBalance,
+  agingBucket,
+  agingDueRanges,
+} from './domain/aging';
 
 /*
  * The reports' reads. Each answers "facts": amounts keyed by what the report groups by. On
@@ -30,6 +39,18 @@ export interface AgingFact {
   balances: Record<AgingBucket, Decimal>;
   invoices: number;
 }
+
+/**
+ * Invoices with a balance outstanding now, neither paid nor void (settlement `unpaid`), as a
+ * range of `open_until` (invoice-status.ts), which idx_invoices_aging holds.
+ */
+const OWING_NOW = `i.open_until < '${OPEN_FOREVER}'`;
+
+/** Its complement among invoices that are not void: paid, or settled without being Paid. */
+const NOT_OWING_NOW = `(i.open_until IS NULL OR i.open_until = '${OPEN_FOREVER}')`;
+
+/** The outstanding balance (outstandingBalance) of an invoice row. */
+const OUTSTANDING_BALANCE = 'i.total - i.amount_paid';
 
 /** One invoice's balance, in the bucket of its days past due on `asOf`. */
 function agingFactOf(
@@ -125,7 +146,6 @@ export class ReportsRepository {
    */
   async aging(asOf: string, onFact: (fact: AgingFact) => void): Promise<void> {
     if (this.mysql) {
-      const owed = 'i.total - i.amount_paid';
       const ranges = agingDueRanges(asOf);
       const parameters: string[] = [];
       const sums = AGING_BUCKETS.map((bucket) => {
@@ -139,12 +159,12 @@ export class ReportsRepository {
           conditions.push('i.due_date < ?');
           parameters.push(before);
         }
-        return `SUM(CASE WHEN ${conditions.join(' AND ')} THEN ${owed} ELSE 0 END) AS \`${bucket}\``;
+        return `SUM(CASE WHEN ${conditions.join(' AND ')} THEN ${OUTSTANDING_BALANCE} ELSE 0 END) AS \`${bucket}\``;
       });
       await this.database.forEachRow<RawAgingSums>(
         `SELECT i.client_id AS clientId, i.currency, ${sums.join(', ')}, COUNT(*) AS invoices
            FROM invoices i FORCE INDEX (idx_invoices_aging)
-           WHERE i.deleted_at IS NULL AND i.open_until < '9999-12-31' AND i.issue_date <= ?
+           WHERE i.deleted_at IS NULL AND ${OWING_NOW} AND i.issue_date <= ?
            GROUP BY i.client_id, i.currency`,
         [...parameters, asOf],
         (row) =>
@@ -159,23 +179,21 @@ export class ReportsRepository {
         `SELECT i.client_id AS clientId, i.currency, i.due_date AS dueDate, i.total,
                 i.amount_paid AS amountPaid, i.payment_status AS paymentStatus,
                 i.voided_at IS NOT NULL AS isVoid,
-                COALESCE(i.open_until < '9999-12-31', 0) AS counted, l.later
+                COALESCE(${OWING_NOW}, 0) AS counted, l.later
            FROM (SELECT p.invoice_id, SUM(${signedLater('p')}) AS later
                    FROM invoice_payments p WHERE p.payment_date > ? GROUP BY p.invoice_id) l
            JOIN invoices i ON i.id = l.invoice_id
            WHERE i.deleted_at IS NULL AND i.issue_date <= ?`,
         [asOf, asOf],
         (row) => {
-          const total = new Decimal(row.total);
-          const paid = new Decimal(row.amountPaid);
+          const facts = agingFacts(row, Number(row.isVoid) === 1);
           const invoice = { ...row, clientId: Number(row.clientId) };
           if (Number(row.counted) === 1) {
-            onFact(agingFactOf(invoice, asOf, total.minus(paid).negated(), -1));
+            const now = outstandingBalance(facts.total, facts.amountPaid);
+            onFact(agingFactOf(invoice, asOf, now.negated(), -1));
           }
-          if (Number(row.isVoid) === 1) return;
-          if (row.paymentStatus === 'Paid' && paid.lessThan(total)) return;
-          const balance = total.minus(paid).plus(row.later);
-          if (balance.greaterThan(0)) onFact(agingFactOf(invoice, asOf, balance, 1));
+          const balance = agingBalance(facts, new Decimal(row.later));
+          if (balance !== null) onFact(agingFactOf(invoice, asOf, balance, 1));
         },
       );
       return;
@@ -189,26 +207,23 @@ export class ReportsRepository {
            SELECT i.id, i.currency, i.client_id, i.due_date, i.total, i.amount_paid,
                   i.payment_status
              FROM invoices i
-             WHERE i.deleted_at IS NULL AND i.open_until < '9999-12-31' AND i.issue_date <= ?
+             WHERE i.deleted_at IS NULL AND ${OWING_NOW} AND i.issue_date <= ?
            UNION ALL
            SELECT i.id, i.currency, i.client_id, i.due_date, i.total, i.amount_paid,
                   i.payment_status
              FROM invoices i
              WHERE i.id IN (SELECT p.invoice_id FROM invoice_payments p WHERE p.payment_date > ?)
                AND +i.deleted_at IS NULL AND i.voided_at IS NULL AND +i.issue_date <= ?
-               AND (i.open_until IS NULL OR i.open_until = '9999-12-31')
+               AND ${NOT_OWING_NOW}
          ) c`,
       [asOf, asOf, asOf, asOf],
       (row) => {
-        const total = new Decimal(row.total);
-        const paid = new Decimal(row.amountPaid);
-        if (row.paymentStatus === 'Paid' && paid.lessThan(total)) return;
         const later = (row.later ?? '')
           .split(' ')
           .filter((amount) => amount !== '')
           .reduce((sum, amount) => sum.plus(amount), ZERO);
-        const balance = total.minus(paid).plus(later);
-        if (!balance.greaterThan(0)) return;
+        const balance = agingBalance(agingFacts(row, false), later);
+        if (balance === null) return;
         onFact(agingFactOf({ ...row, clientId: Number(row.clientId) }, asOf, balance, 1));
       },
     );
@@ -245,14 +260,14 @@ export class ReportsRepository {
    * would take the primary key and read a table page per entry (43 s for a year at a million
    * invoices, 2.3 s so). The division keeps at least 12 decimals, truncated; an amount at or
    * above a rounding midpoint (at most 5 decimals) stays at or above it, so ROUND decides as
-   * exact arithmetic does.
+   * exact arithmetic does (roundMoneySql; test/rule-copies.e2e-spec.ts compares the two).
    */
   async cashIncome(period: Period, onFact: (fact: MonthFact) => void): Promise<void> {
     const from = `FROM invoice_payments p CROSS JOIN invoices i ${this.mysql ? 'FORCE INDEX (idx_invoices_cash)' : ''} ON i.id = p.invoice_id
       WHERE p.payment_date BETWEEN ? AND ? AND p.status IN ('Completed', 'Refunded')
         AND i.deleted_at IS NULL AND i.voided_at IS NULL`;
     if (this.mysql) {
-      const net = roundedPerCurrency('i.currency', 'p.amount * i.sub_total / i.total');
+      const net = roundMoneySql('i.currency', 'p.amount * i.sub_total / i.total');
       return this.monthSums(
         `SELECT i.currency, ${this.month('p.payment_date')} AS month,
                 SUM(CASE p.status WHEN 'Refunded' THEN -1 ELSE 1 END * ${net}) AS amount
@@ -266,10 +281,10 @@ export class ReportsRepository {
               i.sub_total AS subTotal, i.total ${from}`,
       [period.from, period.to],
       (row) => {
-        const net = new Decimal(row.amount)
-          .times(row.subTotal)
-          .dividedBy(row.total)
-          .toDecimalPlaces(minorUnits(row.currency), Decimal.ROUND_HALF_UP);
+        const net = roundMoney(
+          new Decimal(row.amount).times(row.subTotal).dividedBy(row.total),
+          row.currency,
+        );
         onFact({
           currency: row.currency,
           month: row.month,
@@ -399,15 +414,17 @@ function signedLater(alias: string, negate = ' -'): string {
   return `CASE ${alias}.status WHEN 'Refunded' THEN${negate}${alias}.amount ELSE ${alias}.amount END`;
 }
 
-/** `expression` rounded to the minor digits of the currency in `currencyColumn`: one ROUND per digit count, each with a constant scale. */
-function roundedPerCurrency(currencyColumn: string, expression: string): string {
-  const branches = [...currenciesByMinorUnits()]
-    .filter(([digits]) => digits !== 2)
-    .map(([digits, codes]) => {
-      const list = codes.filter((code) => /^[A-Z]{3}$/.test(code)).map((code) => `'${code}'`);
-      return `WHEN ${currencyColumn} IN (${list.join(', ')}) THEN ROUND(${expression}, ${digits})`;
-    });
-  return `CASE ${branches.join(' ')} ELSE ROUND(${expression}, 2) END`;
+/** What agingBalance reads of an aging row. */
+function agingFacts(
+  row: { total: string; amountPaid: string; paymentStatus: string },
+  voided: boolean,
+) {
+  return {
+    voided,
+    paymentStatus: row.paymentStatus as PaymentStatus,
+    total: new Decimal(row.total),
+    amountPaid: new Decimal(row.amountPaid),
+  };
 }
 
 type RawAgingSums = Record<AgingBucket, string> & {

@@ -1,5 +1,13 @@
+import fc from 'fast-check';
 import { Decimal } from '../../common/money/decimal';
-import { invoiceStatus, StatusFacts } from './invoice-status';
+import {
+  invoiceStatus,
+  OPEN_FOREVER,
+  openUntilOf,
+  settlementOf,
+  statusOf,
+  StatusFacts,
+} from './invoice-status';
 
 const today = '2026-11-25';
 
@@ -34,5 +42,37 @@ describe('invoiceStatus', () => {
 
   it('is open past the due date when nothing is outstanding but the flag says Not Paid', () => {
     expect(invoiceStatus(facts({ dueDate: '2020-01-01', paid: '100' }), today)).toBe('open');
+  });
+});
+
+describe('the stored columns settlement and open_until', () => {
+  const date = fc
+    .integer({ min: -3, max: 3 })
+    .map((days) =>
+      new Date(Date.parse('2026-11-25') + days * 86_400_000).toISOString().slice(0, 10),
+    );
+  const facts = fc.record({
+    voided: fc.boolean(),
+    paymentStatus: fc.constantFrom('Paid' as const, 'Not Paid' as const),
+    outstanding: fc.boolean(),
+    dueDate: date,
+  });
+
+  it('read as the status filter reads them, give the status', () => {
+    fc.assert(
+      fc.property(facts, date, (invoice, today) => {
+        const settlement = settlementOf(invoice);
+        const openUntil = openUntilOf(invoice);
+        const filtered =
+          settlement === 'void' || settlement === 'paid'
+            ? settlement
+            : openUntil! < today
+              ? 'overdue'
+              : 'open';
+        expect(filtered).toBe(statusOf(invoice, today));
+        expect(openUntil === null).toBe(settlement === 'void' || settlement === 'paid');
+        expect(openUntil === OPEN_FOREVER).toBe(settlement === 'settled');
+      }),
+    );
   });
 });

@@ -1,4 +1,8 @@
 import { shiftDate } from '../../common/clock';
+import { Decimal } from '../../common/money/decimal';
+import { outstandingBalance } from '../../documents/domain/document-totals';
+import { PaymentStatus } from '../../invoices/domain/payment-status';
+import { settlementOf } from '../../invoices/domain/invoice-status';
 
 /** The aging buckets, by days past due (docs/receivables.md). */
 export const AGING_BUCKETS = ['current', '1-30', '31-60', '61-90', 'over_90'] as const;
@@ -29,4 +33,21 @@ export function agingDueRanges(
     '61-90': { from: back(90), before: back(60) },
     over_90: { from: null, before: back(90) },
   };
+}
+
+/**
+ * What an invoice owed on the aging date: its outstanding balance now with the ledger entries
+ * dated after that date undone (`undone`, their sum, a payment or credit adding back and a
+ * refund taking off); null when that is nothing, and when the invoice is void or marked Paid by
+ * hand while a balance remains (settled outside the ledger).
+ */
+export function agingBalance(
+  invoice: { voided: boolean; paymentStatus: PaymentStatus; total: Decimal; amountPaid: Decimal },
+  undone: Decimal,
+): Decimal | null {
+  const outstanding = outstandingBalance(invoice.total, invoice.amountPaid);
+  const settlement = settlementOf({ ...invoice, outstanding: outstanding.gt(0) });
+  if (settlement === 'void' || (settlement === 'paid' && outstanding.gt(0))) return null;
+  const balance = outstanding.plus(undone);
+  return balance.gt(0) ? balance : null;
 }

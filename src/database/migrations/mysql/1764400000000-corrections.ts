@@ -16,7 +16,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * balance outstanding, settled: Not Paid with nothing outstanding), for `void` and `paid`; and
  * `open_until`, the last day the invoice is open (its due date while a balance is
  * outstanding, 9999-12-31 when settled, NULL when paid or void), so that `overdue` is the one
- * range `open_until < today` and `open` the one range `open_until >= today`.
+ * range `open_until < today` and `open` the one range `open_until >= today`. They hold
+ * settlementOf and openUntilOf of src/invoices/domain/invoice-status.ts, written out here as a
+ * migration must not change once it has run; test/rule-copies.e2e-spec.ts proves them equal.
  */
 export class Corrections1764400000000 implements MigrationInterface {
   name = 'Corrections1764400000000';
