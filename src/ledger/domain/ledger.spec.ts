@@ -1,14 +1,7 @@
 import { DomainException } from '../../common/domain.exception';
 import { Decimal } from '../../common/money/decimal';
-import {
-  cashHeldOf,
-  checkMinorDigits,
-  credit,
-  Ledger,
-  outstandingOf,
-  recordPayment,
-  refund,
-} from './ledger';
+import { outstandingBalance } from '../../documents/domain/document-totals';
+import { cashHeldOf, checkMinorDigits, credit, Ledger, recordPayment, refund } from './ledger';
 import {
   DEFAULT_PAYMENT_METHOD,
   PAYMENT_METHODS,
@@ -133,9 +126,7 @@ describe('credit', () => {
   it('marks the invoice Paid when the credit settles the balance', () => {
     const move = credit(ledger({ amountPaid: '70' }), d('30'), false);
     expect(move.after.paymentStatus).toBe('Paid');
-    expect(outstandingOf({ total: d('100'), amountPaid: move.after.amountPaid }).toFixed()).toBe(
-      '0',
-    );
+    expect(outstandingBalance(d('100'), move.after.amountPaid).toFixed()).toBe('0');
   });
 
   it('refuses more than the outstanding balance without refund, naming items', () => {

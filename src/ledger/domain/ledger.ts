@@ -2,6 +2,7 @@ import { DomainException } from '../../common/domain.exception';
 import { minorUnits } from '../../common/money/currency';
 import { Decimal } from '../../common/money/decimal';
 import { formatMoney, hasAtMostPlaces } from '../../common/money/money';
+import { outstandingBalance } from '../../documents/domain/document-totals';
 import { LedgerEntryStatus, PaymentStatus } from '../../invoices/domain/payment-status';
 
 /*
@@ -39,10 +40,6 @@ export interface LedgerMove {
   after: LedgerSums;
 }
 
-export function outstandingOf(ledger: Pick<Ledger, 'total' | 'amountPaid'>): Decimal {
-  return ledger.total.minus(ledger.amountPaid);
-}
-
 /** Money received and not returned: what a refund may give back. */
 export function cashHeldOf(ledger: Pick<Ledger, 'amountPaid' | 'amountCredited'>): Decimal {
   return ledger.amountPaid.minus(ledger.amountCredited);
@@ -69,7 +66,7 @@ export function checkMinorDigits(amount: Decimal, currency: string, field: strin
  * the balance reaches 0. A Paid set by hand stays while a balance is outstanding.
  */
 export function recordPayment(ledger: Ledger, amount: Decimal): LedgerMove {
-  const outstanding = outstandingOf(ledger);
+  const outstanding = outstandingBalance(ledger.total, ledger.amountPaid);
   if (amount.gt(outstanding)) {
     const text = money(outstanding, ledger);
     throw new DomainException(
@@ -124,12 +121,13 @@ export function credit(ledger: Ledger, creditTotal: Decimal, withRefund: boolean
       },
     );
   }
-  const excess = creditTotal.minus(outstandingOf(ledger));
+  const outstanding = outstandingBalance(ledger.total, ledger.amountPaid);
+  const excess = creditTotal.minus(outstanding);
   const entries: LedgerEntryDraft[] = [];
   let before = ledger;
   if (excess.gt(0)) {
     if (!withRefund) {
-      const text = money(outstandingOf(ledger), ledger);
+      const text = money(outstanding, ledger);
       throw new DomainException(
         'CREDIT_EXCEEDS_BALANCE',
         `The credit note's total exceeds the outstanding balance of ${text}`,
