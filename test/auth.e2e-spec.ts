@@ -242,9 +242,7 @@ const BAD_CREDENTIALS: Array<[string, Record<string, string>]> = [
 
 /** An agent sending these headers on every request. */
 function agentWith(test: TestApp, headers: Record<string, string>): TestAgent {
-  const agent = request.agent(test.app.getHttpServer());
-  for (const [name, value] of Object.entries(headers)) agent.set(name, value);
-  return agent;
+  return test.agent(headers);
 }
 
 function send(

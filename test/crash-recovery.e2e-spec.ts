@@ -4,6 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { invariantViolations, openSql, Sql } from './setup/invariants';
+import { recordAnswer } from './setup/process-answers';
 import { ServiceProcess, startService } from './setup/service-process';
 import { createTestDatabase, dropTestDatabase, testDialect } from './setup/test-database';
 import { prng } from './setup/seeded-random';
@@ -90,6 +91,11 @@ async function call(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
+    recordAnswer(method, response.url, {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text,
+    });
     try {
       return { status: response.status, body: JSON.parse(text) as Record<string, unknown> };
     } catch {

@@ -2,7 +2,6 @@ import { RequestMethod } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { createHash, randomBytes } from 'node:crypto';
-import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { IdempotencyJanitor } from '../src/idempotency/idempotency-janitor';
@@ -249,8 +248,7 @@ describe('Idempotency-Key', () => {
       sharedDatabase: true,
     });
     try {
-      const agent = (apiKey: string) =>
-        request.agent(keyed.app.getHttpServer()).set('Authorization', `Bearer ${apiKey}`);
+      const agent = (apiKey: string) => keyed.agent({ Authorization: `Bearer ${apiKey}` });
       const answers = [
         await pay(invoice.id, key, '10.00', agent(KEY_A)),
         await pay(invoice.id, key, '10.00', agent(KEY_B)),

@@ -5,6 +5,7 @@ import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { LogCapture } from './setup/log-capture';
+import { readServedDocument, recordAnswer } from './setup/process-answers';
 import { createTestDatabase, dropTestDatabase } from './setup/test-database';
 
 /*
@@ -61,6 +62,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
     );
   });
   await listening;
+  await readServedDocument(`http://127.0.0.1:${port}`);
   return service;
 }
 
@@ -71,7 +73,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
 function get(service: Service, path: string, agent: Agent | false = false): Promise<Answer | null> {
   return new Promise((resolve, reject) => {
     const outgoing = request({ host: '127.0.0.1', port: service.port, path, agent });
-    outgoing.on('response', (response) => resolve(readAnswer(response)));
+    outgoing.on('response', (response) => resolve(readAnswer(response, 'GET', path)));
     outgoing.on('error', (error: NodeJS.ErrnoException) =>
       ['ECONNREFUSED', 'ECONNRESET'].includes(error.code ?? '') ? resolve(null) : reject(error),
     );
@@ -79,10 +81,21 @@ function get(service: Service, path: string, agent: Agent | false = false): Prom
   });
 }
 
-async function readAnswer(response: IncomingMessage): Promise<Answer> {
+/** Reads an answer whole, and records it for the check against the document. */
+async function readAnswer(
+  response: IncomingMessage,
+  method: string,
+  path: string,
+): Promise<Answer> {
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
-  return { status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() };
+  const answer = { status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() };
+  recordAnswer(method, path, {
+    status: answer.status,
+    contentType: response.headers['content-type'],
+    text: answer.body,
+  });
+  return answer;
 }
 
 /**
@@ -107,7 +120,7 @@ async function startSlowRequest(
     },
   });
   const answer = once(outgoing, 'response').then(([response]) =>
-    readAnswer(response as IncomingMessage),
+    readAnswer(response as IncomingMessage, 'POST', '/v1/client/add'),
   );
   // A request left unfinished fails when the service exits; the test that cares awaits it.
   void answer.catch(() => undefined);

@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { openSql, Sql } from './setup/invariants';
+import { recordAnswer } from './setup/process-answers';
 import { ServiceProcess, startService } from './setup/service-process';
 import { createTestDatabase, dropTestDatabase } from './setup/test-database';
 
@@ -181,6 +182,11 @@ async function call(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
+    recordAnswer(method, response.url, {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text,
+    });
     try {
       return { status: response.status, body: JSON.parse(text) as Row };
     } catch {

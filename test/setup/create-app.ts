@@ -17,6 +17,10 @@ import { createTestDatabase, dropTestDatabase } from './test-database';
 export interface TestApp {
   app: INestApplication;
   http: TestAgent;
+  /** An agent sending `headers` with every request; its answers are checked like `http`'s. */
+  agent(headers?: Record<string, string>): TestAgent;
+  /** Checks the answers so far against the OpenAPI document now (close() checks the rest). */
+  checkAnswers(): Promise<void>;
   /** Every line the app logged; close() checks that none holds personal data or a key. */
   logs: LogCapture;
   close(): Promise<void>;
@@ -60,6 +64,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     http: recorder.http,
+    agent: (headers) => recorder.agent(headers),
+    async checkAnswers() {
+      const disagreement = await recorder.check();
+      if (disagreement) throw disagreement;
+    },
     logs,
     async close() {
       const disagreement = await recorder.check();

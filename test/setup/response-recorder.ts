@@ -23,7 +23,15 @@ const MAX_REPORTED = 15;
 export interface Recorded {
   method: string;
   path: string;
-  response: Response;
+  /** What the check reads of an answer: a supertest Response has it, and so can a fetch's. */
+  response: RecordedAnswer;
+}
+
+export interface RecordedAnswer {
+  status: number;
+  /** The media type, without parameters (`application/json`). */
+  type: string;
+  body: unknown;
 }
 
 /** The parts of an OpenAPI document this check reads. */
@@ -50,6 +58,9 @@ interface Route {
   parameters: number;
   operation: Operation;
 }
+
+/** The members of a supertest agent that send a request. */
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options']);
 
 /** `GET /v1/invoice/{id}/pdf`: its PDF's ledger is checked (printed-ledger.ts). */
 const INVOICE_PDF = /^\/v1\/invoice\/(\d+)\/pdf\/?$/i;
@@ -106,11 +117,26 @@ export class ResponseRecorder {
   readonly http: TestAgent;
 
   constructor(private readonly server: Server) {
-    const agent = request(server);
-    this.http = new Proxy(agent, {
+    this.http = this.recording(request(server));
+  }
+
+  /**
+   * An agent that sends `headers` with every request (a key, say), its answers recorded and
+   * checked like those of `http`.
+   */
+  agent(headers: Record<string, string> = {}): TestAgent {
+    const agent = request.agent(this.server);
+    for (const [name, value] of Object.entries(headers)) agent.set(name, value);
+    return this.recording(agent);
+  }
+
+  /** `agent` with each request it makes recorded (its other members as they are). */
+  private recording<Agent extends TestAgent>(agent: Agent): Agent {
+    return new Proxy(agent, {
       get: (target, property, receiver) => {
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof value !== 'function' || typeof property !== 'string') return value;
+        if (!HTTP_METHODS.has(property)) return value.bind(target) as unknown;
         const method = property === 'del' ? 'DELETE' : property.toUpperCase();
         return (url: string, ...rest: unknown[]) => {
           const test = (value as (...args: unknown[]) => NodeJS.EventEmitter).call(
@@ -172,9 +198,13 @@ export class ResponseRecorder {
    * caller can close the app before failing.
    */
   async check(): Promise<Error | null> {
+    // Each answer is checked once: a later check reads only what came since.
+    const printed = this.printed.splice(0);
+    const recorded = this.recorded.splice(0);
+    if (printed.length === 0 && recorded.length === 0) return null;
     try {
       const printedProblems = (
-        await Promise.all(this.printed.map((printed) => printedLedgerProblem(printed)))
+        await Promise.all(printed.map((one) => printedLedgerProblem(one)))
       ).filter((problem): problem is string => problem !== null);
       if (printedProblems.length > 0) {
         return new Error(`Printed invoices that disagree:\n- ${printedProblems.join('\n- ')}`);
@@ -183,17 +213,22 @@ export class ResponseRecorder {
       if (served.status !== 200) {
         return new Error(`${DOCUMENT_PATH} answered ${served.status}, not the OpenAPI document`);
       }
-      const checker = new DocumentChecker(served.body as OpenApiDocument);
-      const problems = new Map<string, number>();
-      for (const entry of this.recorded) {
-        const problem = checker.check(entry);
-        if (problem !== null) problems.set(problem, (problems.get(problem) ?? 0) + 1);
-      }
-      return problems.size === 0 ? null : new Error(describe(problems));
+      return disagreements(served.body as OpenApiDocument, recorded);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
   }
+}
+
+/** An Error naming each recorded answer that disagrees with `document`, or null. */
+export function disagreements(document: OpenApiDocument, recorded: Recorded[]): Error | null {
+  const checker = new DocumentChecker(document);
+  const problems = new Map<string, number>();
+  for (const entry of recorded) {
+    const problem = checker.check(entry);
+    if (problem !== null) problems.set(problem, (problems.get(problem) ?? 0) + 1);
+  }
+  return problems.size === 0 ? null : new Error(describe(problems));
 }
 
 function describe(problems: Map<string, number>): string {

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import { readServedDocument } from './process-answers';
 
 /*
  * The built service as its own process (`npm test` builds it first; alone: `npx nest build`),
@@ -61,7 +62,10 @@ export async function startService(
     if (child.exitCode !== null || child.signalCode !== null) break;
     try {
       const response = await fetch(`${url}/health/ready`);
-      if (response.status === 200) return service;
+      if (response.status === 200) {
+        await readServedDocument(url);
+        return service;
+      }
     } catch {
       // not listening yet
     }

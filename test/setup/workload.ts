@@ -8,6 +8,7 @@
  * answer is recorded, and the checks read the records and the database afterwards.
  */
 
+import { recordAnswer } from './process-answers';
 import { prng } from './seeded-random';
 
 export class Random {
@@ -240,6 +241,11 @@ export class Recorder {
       answer.status = response.status;
       answer.replayed = response.headers.get('idempotent-replayed') === 'true';
       answer.text = await response.text();
+      recordAnswer(request.method, response.url, {
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        text: answer.text,
+      });
     } catch (error) {
       answer.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     }
