@@ -199,9 +199,10 @@ if (testDialect() === 'mysql') {
                 ? 1
                 : 0
               : paid.filter((amount) => amount === outcome.key).length;
+          // A write answered 200 is stored exactly once; one answered 503 at most once (its
+          // COMMIT may have reached the server before the answer was lost).
           if (outcome.status === 200) expect({ ...outcome, count }).toMatchObject({ count: 1 });
-          else expect({ ...outcome, count }).toMatchObject({ count: expect.any(Number) });
-          expect(count).toBeLessThanOrEqual(1);
+          else expect(count).toBeLessThanOrEqual(1);
           if (outcome.status !== 200 && count === 1) storedAfterError += 1;
         }
         // An invoice is stored with both its lines or not at all.

@@ -1149,6 +1149,42 @@ describe('Events', () => {
           await runner.release();
         }
       });
+
+      if (testDialect() === 'mysql') {
+        it('the feed goes on once the transaction it stopped before commits: the late event, then the one after it', async () => {
+          // Two days on, every event so far is past the horizon's bound (rolled-back gaps of
+          // earlier tests included): only the transaction held open here can stop the page.
+          clock.setToday(new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10));
+          const dataSource = test.app.get(DataSource);
+          const before = await events.lastId();
+          const runner = dataSource.createQueryRunner();
+          await runner.connect();
+          try {
+            await runner.startTransaction();
+            await runner.query(
+              `INSERT INTO events (type, created_at, actor, object, object_id, data, changes)
+               VALUES ('client.updated', ?, 'test', 'client', 1, '{}', '{}')`,
+              [clock.now()],
+            );
+            const [{ id }] = (await runner.query('SELECT LAST_INSERT_ID() AS id')) as {
+              id: number | string;
+            }[];
+            const late = Number(id);
+            const after = await events.track(() =>
+              api.post('/v1/client/add').send({ names: 'Committed before the late one' }),
+            );
+            expect((await events.list(`?after=${before}`)).data).toEqual([]);
+            await runner.commitTransaction();
+            const page = await events.list(`?after=${before}`);
+            expect(page.data.map((event) => Number(event.id))).toEqual([late, late + 1]);
+            expect(page.data.slice(1)).toEqual(after.events);
+            expect(page.meta).toEqual({ per_page: 50, next_after: null });
+          } finally {
+            if (runner.isTransactionActive) await runner.rollbackTransaction();
+            await runner.release();
+          }
+        });
+      }
     });
   });
 
