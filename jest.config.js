@@ -2,49 +2,57 @@
  * One `npm test` runs three projects: unit specs next to the code, and the e2e specs twice,
  * once against an embedded SQLite file and once against the local MariaDB. Every e2e file gets
  * a throwaway database of its own (test/setup/test-database.ts).
+ *
+ * The long runs (kill -9 rounds, the service as two processes on one database) are left to
+ * `npm run test:slow` (TEST_SLOW=1), which CI runs after `npm test`.
  */
 /** Packages that ship ES modules only, while Jest runs CommonJS (Node requires them itself). */
 const ESM_PACKAGES = '@nestjs/terminus|request-filtering-agent|intl-messageformat|@formatjs';
 
+// Compiled file by file, without type checking: `npm run lint` type-checks src, test and bench
+// (tsc --noEmit) once, instead of every test worker building the whole program again.
 const tsJest = {
-  '^.+\\.ts$': 'ts-jest',
+  '^.+\\.ts$': ['ts-jest', { isolatedModules: true }],
   [`/node_modules/(${ESM_PACKAGES})/.+\\.js$`]: '<rootDir>/test/setup/esm-package.transform.js',
 };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
 
+const SLOW = ['crash-recovery', 'two-instances', 'webhooks-durability'];
+const slowRun = process.env.TEST_SLOW === '1';
+// SQLite serves one process (its write queue is in the process): two processes on one file
+// answer 503 (SQLITE_BUSY_SNAPSHOT), so the two-instance workloads are MariaDB's only.
+const MARIADB_ONLY = ['two-instances', 'webhooks-durability'];
+const pattern = (name) => `<rootDir>/test/${name}\\.e2e-spec\\.ts$`;
+
 const e2e = (dialect) => ({
   displayName: `e2e-${dialect}`,
-  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  // SQLite serves one process (its write queue is in the process): two processes on one file
-  // answer 503 (SQLITE_BUSY_SNAPSHOT), so the two-instance workload is MariaDB's only.
+  testMatch: slowRun
+    ? SLOW.map((name) => `<rootDir>/test/${name}.e2e-spec.ts`)
+    : ['<rootDir>/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: [
     '/node_modules/',
-    ...(dialect === 'sqlite'
-      ? [
-          '<rootDir>/test/two-instances\\.e2e-spec\\.ts$',
-          '<rootDir>/test/webhooks-durability\\.e2e-spec\\.ts$',
-        ]
-      : []),
+    ...(slowRun ? [] : SLOW.map(pattern)),
+    ...(dialect === 'sqlite' ? MARIADB_ONLY.map(pattern) : []),
   ],
   transform: tsJest,
   transformIgnorePatterns,
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
+  // MariaDB: the migrations run once per run; each file's database is built from their result.
+  ...(dialect === 'mariadb' ? { globalSetup: '<rootDir>/test/setup/mariadb-schema.ts' } : {}),
   globals: { TEST_DIALECT: dialect },
 });
+
+const unit = {
+  displayName: 'unit',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  transform: tsJest,
+  transformIgnorePatterns,
+  testEnvironment: 'node',
+};
 
 module.exports = {
   testTimeout: 30000,
   maxWorkers: 2,
-  projects: [
-    {
-      displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
-      transform: tsJest,
-      transformIgnorePatterns,
-      testEnvironment: 'node',
-    },
-    e2e('sqlite'),
-    e2e('mariadb'),
-  ],
+  projects: slowRun ? [e2e('sqlite'), e2e('mariadb')] : [unit, e2e('sqlite'), e2e('mariadb')],
 };

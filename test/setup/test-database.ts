@@ -1,5 +1,6 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createConnection } from 'mysql2/promise';
+import { SCHEMA_SCRIPT_ENV } from './mariadb-schema';
 
 /** The throwaway database named by DATABASE_URL (see test-environment.ts). */
 function describeDatabase():
@@ -17,11 +18,27 @@ function describeDatabase():
 export async function createTestDatabase(): Promise<void> {
   const database = describeDatabase();
   if (database.kind === 'sqlite') return; // created on first connection
-  const connection = await createConnection(database.server);
-  await connection.query(
-    `CREATE DATABASE \`${database.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
-  );
-  await connection.end();
+  const script = process.env[SCHEMA_SCRIPT_ENV];
+  const connection = await createConnection({ uri: database.server, multipleStatements: true });
+  try {
+    await connection.query(
+      `CREATE DATABASE \`${database.name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+    );
+    // Migrated once per run (mariadb-schema.ts): the tables, triggers and rows they made.
+    if (script) {
+      const statements = JSON.parse(await readFile(script, 'utf8')) as string[];
+      await connection.query(
+        [
+          `USE \`${database.name}\``,
+          'SET FOREIGN_KEY_CHECKS = 0',
+          ...statements,
+          'SET FOREIGN_KEY_CHECKS = 1',
+        ].join(';\n'),
+      );
+    }
+  } finally {
+    await connection.end();
+  }
 }
 
 export async function dropTestDatabase(): Promise<void> {
