@@ -1,6 +1,4 @@
 import type TestAgent from 'supertest/lib/agent';
-import { ClientDto, ClientListItemDto } from '../../src/clients/dto/client-response.dto';
-import { documentedKeys } from '../setup/expectations';
 
 export interface ClientInput {
   names?: string;
@@ -25,10 +23,6 @@ export interface ClientOutput {
   created_at: string;
   updated_at: string;
 }
-
-/** Exact key sets, sorted: read, add and update; the list (no updated_at). */
-export const CLIENT_KEYS = documentedKeys(ClientDto);
-export const CLIENT_LIST_KEYS = documentedKeys(ClientListItemDto);
 
 let sequence = 0;
 

@@ -1,10 +1,5 @@
 import type TestAgent from 'supertest/lib/agent';
-import {
-  CreditNoteDto,
-  CreditNoteReadResponseDto,
-  CreditNoteWriteResponseDto,
-} from '../../src/credit-notes/dto/credit-note-response.dto';
-import { documentedKeys } from '../setup/expectations';
+import { keyList } from '../setup/expectations';
 import { InvoiceOutput, LineItemInput, LineItemRead, SendLogEntry } from './invoices';
 
 export interface CreditNoteInput {
@@ -56,10 +51,25 @@ export interface CreditNoteDetail {
   send_log: SendLogEntry[];
 }
 
-/** Exact key sets, sorted, of each output shape. */
-export const CREDIT_NOTE_KEYS = documentedKeys(CreditNoteDto);
-export const CREDIT_NOTE_WRITE_KEYS = documentedKeys(CreditNoteWriteResponseDto);
-export const CREDIT_NOTE_READ_KEYS = documentedKeys(CreditNoteReadResponseDto);
+/*
+ * The exact key list of each output shape, written by hand. Credit notes are an extension
+ * (docs/corrections.md) with no shape in the specification: the keys are those the published
+ * document states (docs/openapi.json), the customer and price keys in the specification's
+ * invoice order. Never read from the response classes, so a key dropped from the code fails.
+ */
+
+/** GET /credit-note/all, and "credit_note" of GET /credit-note/{id} and POST /credit-note/add. */
+export const CREDIT_NOTE_KEYS = keyList(
+  'id short_code credit_note_no invoice_id invoice_no customer_id customer_name customer_phone',
+  'customer_address customer_tax_id customer_country currency tax_rate tax_amount sub_total total',
+  'refunded issue_date reason note created_at',
+);
+
+/** POST /credit-note/add, besides `status`: the note, its lines with amounts, the invoice. */
+export const CREDIT_NOTE_WRITE_KEYS = keyList('credit_note items invoice');
+
+/** GET /credit-note/{id}, besides `status`: the note, its lines and its send log. */
+export const CREDIT_NOTE_READ_KEYS = keyList('credit_note items send_log');
 
 let sequence = 0;
 

@@ -1,6 +1,4 @@
 import type TestAgent from 'supertest/lib/agent';
-import { ExpenseDto } from '../../src/expenses/dto/expense-response.dto';
-import { documentedKeys } from '../setup/expectations';
 
 export interface ExpenseInput {
   description?: string;
@@ -23,9 +21,6 @@ export interface ExpenseOutput {
   created_at: string;
   updated_at: string;
 }
-
-/** Exact key set, sorted, of an expense in every output. */
-export const EXPENSE_KEYS = documentedKeys(ExpenseDto);
 
 export function expenseInput(input: ExpenseInput = {}): ExpenseInput {
   return {
