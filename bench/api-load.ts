@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +34,7 @@ import {
   summarise,
   UnpagedListReport,
 } from './api-load/report';
+import { runSoak, soakMarkdown, SoakReport } from './api-load/soak';
 import { measurePipeline } from './pipeline-stages';
 import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus } from './seed';
 
@@ -90,6 +91,9 @@ const QUICK_REQUESTS = 20;
 /** The issue's target for aging and a year's profit and loss at 1,000,000 invoices on MariaDB. */
 const REPORT_TARGET_MS = 2000;
 const REPORT_TIMEOUT_MS = 600_000;
+/** --soak: the outbox worker's poll (production's default is 1000 ms), and the sample window. */
+const SOAK_OUTBOX_POLL_MS = 200;
+const SOAK_WINDOW_SECONDS = 60;
 /** A client with the ordinary number of invoices (BUSY_CLIENT_ID has 50). */
 const STATEMENT_CLIENT_ID = 2;
 
@@ -107,6 +111,10 @@ interface Options {
   label: string | null;
   webhook: WebhookMode | null;
   queryTimeoutMs: number | null;
+  /** --soak: seconds of one mixed load instead of the measured operations. */
+  soak: number | null;
+  /** --heap-snapshots: a folder for the service's heap snapshots during --soak. */
+  heapSnapshots: string | null;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -123,6 +131,8 @@ function parseOptions(argv: string[]): Options {
       label: { type: 'string' },
       webhook: { type: 'string' },
       'query-timeout-ms': { type: 'string' },
+      soak: { type: 'string' },
+      'heap-snapshots': { type: 'string' },
     },
   });
   const whole = (name: string, text: string, min: number, max: number): number => {
@@ -159,6 +169,9 @@ function parseOptions(argv: string[]): Options {
       values['query-timeout-ms'] === undefined
         ? null
         : whole('query-timeout-ms', values['query-timeout-ms'], 1000, 600_000),
+    soak: values.soak === undefined ? null : whole('soak', values.soak, 60, 24 * 3600),
+    heapSnapshots:
+      values['heap-snapshots'] === undefined ? null : resolve(values['heap-snapshots']),
   };
 }
 
@@ -370,6 +383,66 @@ class DialectBench {
         perPage: PER_PAGE,
       },
     };
+  }
+
+  /**
+   * --soak: the seed, then one mixed load (bench/api-load/soak.ts) against the service with its
+   * outbox worker on, so sends render their PDFs as they would in production.
+   */
+  async soak(seconds: number): Promise<SoakReport & { seed: SeedOutcome; notes: string[] }> {
+    const seed = await this.seed();
+    const load = loadavg()[0];
+    this.notes.push(
+      `1-minute load average when the service started: ${load.toFixed(2)} on ${cpus().length} CPUs.`,
+    );
+    const tempDir = this.state.tempDir ?? tmpdir();
+    const snapshots = this.options.heapSnapshots;
+    if (snapshots !== null) await mkdir(snapshots, { recursive: true });
+    this.service = await this.start(
+      ChildServer.startService({
+        databaseUrl: this.databaseUrl,
+        apiKey: this.apiKey,
+        mailDir: join(tempDir, `mail-${this.dialect}`),
+        env: { OUTBOX_POLL_MS: String(SOAK_OUTBOX_POLL_MS) },
+        nodeOptions:
+          snapshots === null
+            ? []
+            : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`],
+      }),
+    );
+    const sampler = new RssSampler(this.service.pid);
+    await sampler.start();
+    progress(`${this.dialect}: service up (pid ${this.service.pid}) at ${this.service.baseUrl}`);
+    await this.checkSeed();
+    const service = this.service;
+    const report = await runSoak(
+      {
+        plan: this.plan,
+        runId: this.runId,
+        target: this.target(service),
+        pid: service.pid,
+        sampler,
+        mariadb:
+          this.dialect === 'mariadb'
+            ? { server: MARIADB_SERVER, database: this.databaseName }
+            : null,
+        cpuTimeMs: () => cpuTimeMs(service.pid),
+        loadAverage: () => loadavg()[0],
+        progress,
+        snapshot:
+          snapshots === null ? undefined : () => heapSnapshot(service.pid, snapshots, progress),
+      },
+      { seconds, connections: this.options.connections, sampleSeconds: SOAK_WINDOW_SECONDS },
+    );
+    await sampler.stop();
+    await service.stop();
+    this.state.servers.delete(service);
+    if (report.firstFailure) {
+      this.warn(
+        `soak: first answer not 2xx: ${report.firstFailure.status} for ${describe(report.firstFailure.request)}: ${report.firstFailure.body.slice(0, 300)}`,
+      );
+    }
+    return { ...report, seed, notes: [...this.notes, ...this.warnings] };
   }
 
   /** --webhook: one endpoint for every event type on a receiver in this process. */
@@ -1008,6 +1081,35 @@ interface ListBody {
   meta?: { total?: number; next_after?: unknown };
 }
 
+/**
+ * Asks the service for a heap snapshot (SIGUSR2 with --heapsnapshot-signal) and waits until its
+ * file in `folder` has stopped growing. Writing one stops the service for seconds.
+ */
+async function heapSnapshot(
+  pid: number,
+  folder: string,
+  report: (message: string) => void,
+): Promise<void> {
+  const snapshotFiles = async () =>
+    (await readdir(folder)).filter((name) => name.endsWith('.heapsnapshot'));
+  const before = new Set(await snapshotFiles());
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 300_000;
+  let lastSize = -1;
+  while (Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 1000));
+    const file = (await snapshotFiles()).find((name) => !before.has(name));
+    if (file === undefined) continue;
+    const { size } = await stat(join(folder, file));
+    if (size > 0 && size === lastSize) {
+      report(`heap snapshot ${join(folder, file)} (${(size / 1048576).toFixed(0)} MiB)`);
+      return;
+    }
+    lastSize = size;
+  }
+  report(`no heap snapshot appeared in ${folder} within 300 s`);
+}
+
 async function machineInfo(): Promise<Record<string, unknown>> {
   const git = (...args: string[]) => {
     try {
@@ -1071,6 +1173,27 @@ async function main(): Promise<void> {
   const reports: DialectReport[] = [];
   try {
     for (const dialect of options.dialects) {
+      if (options.soak !== null) {
+        const bench = new DialectBench(dialect, options, state, apiKey, runId, machine);
+        const soak = await bench.soak(options.soak);
+        const name = `soak-${dialect}-${options.invoices}-${options.soak}s${options.label === null ? '' : `-${options.label}`}`;
+        await mkdir(join(ROOT, 'bench/results'), { recursive: true });
+        await writeFile(
+          join(ROOT, 'bench/results', `${name}.json`),
+          `${JSON.stringify({ ...soak, machine, options: { ...options, only: null } }, null, 2)}\n`,
+        );
+        const markdown = soakMarkdown(
+          soak,
+          `Soak, ${dialect}, ${options.invoices.toLocaleString('en')} invoices seeded, ${machine.date as string}, commit ${machine.commit as string}`,
+        );
+        await writeFile(
+          join(ROOT, 'bench/results', `${name}.md`),
+          `${markdown}\n\n${soak.notes.map((note) => `- ${note}`).join('\n')}\n`,
+        );
+        process.stdout.write(`${markdown}\n\n`);
+        progress(`${dialect}: soak written to bench/results/${name}.json and .md`);
+        continue;
+      }
       const report = await new DialectBench(dialect, options, state, apiKey, runId, machine).run();
       reports.push(report);
       const label = options.label === null ? '' : `-${options.label}`;
@@ -1096,7 +1219,7 @@ async function main(): Promise<void> {
   } finally {
     await cleanUp();
   }
-  if (options.only === null || options.only.test(PIPELINE_SECTION)) {
+  if (options.soak === null && (options.only === null || options.only.test(PIPELINE_SECTION))) {
     progress(`${PIPELINE_SECTION}: the fixed cost of a request, stage by stage (about 4 min)`);
     const table = await measurePipeline({
       duration: PIPELINE_SECONDS,

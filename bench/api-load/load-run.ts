@@ -98,7 +98,12 @@ export interface LoadTarget {
 export function runLoad(
   target: LoadTarget,
   next: () => LoadRequest,
-  options: { connections: number; seconds: number },
+  options: {
+    connections: number;
+    seconds: number;
+    /** Called with every answer and the request it answers (the soak learns added ids). */
+    onAnswer?: (request: LoadRequest, status: number, body: string) => void;
+  },
 ): Promise<LoadResult> {
   const latencies: number[] = [];
   let firstFailure: FailedAnswer | undefined;
@@ -106,9 +111,13 @@ export function runLoad(
     setupRequest: (data, context) => {
       const wanted = next();
       context.request = wanted;
-      return { ...data, method: wanted.method, path: wanted.path, body: wanted.body };
+      // autocannon writes Content-Length into the headers it is given: a request without a
+      // body after one with a body would otherwise announce the earlier body's length and hang.
+      const { ['Content-Length']: _length, ...headers } = data.headers;
+      return { ...data, headers, method: wanted.method, path: wanted.path, body: wanted.body };
     },
     onResponse: (status, body, context) => {
+      if (options.onAnswer && context.request) options.onAnswer(context.request, status, body);
       if ((status < 200 || status > 299) && !firstFailure && context.request) {
         firstFailure = { status, request: context.request, body: body.slice(0, 2000) };
       }

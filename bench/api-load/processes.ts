@@ -65,9 +65,12 @@ export class ChildServer {
     mailDir: string;
     /** Set over the defaults below (e.g. a worker and private webhook URLs for --webhook). */
     env?: Record<string, string>;
+    /** Node's own options before the script (e.g. --heapsnapshot-signal for --soak). */
+    nodeOptions?: string[];
   }): Promise<ChildServer> {
     const port = await freePort();
-    const child = spawn(process.execPath, [resolve(ROOT, 'dist/main.js')], {
+    const script = resolve(ROOT, 'dist/main.js');
+    const child = spawn(process.execPath, [...(options.nodeOptions ?? []), script], {
       cwd: ROOT,
       stdio: 'ignore',
       env: {
@@ -206,6 +209,42 @@ async function memoryOf(pid: number): Promise<{ rss: number; hwm: number } | nul
       return match ? Number(match[1]) / 1024 : 0;
     };
     return { rss: field('VmRSS'), hwm: field('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where a process's resident memory is, in MiB, from /proc/<pid>/smaps: the C heap's main arena
+ * (the `[heap]` mapping glibc's malloc grows with brk), other anonymous mappings (V8's heap
+ * pages, thread arenas, large mallocs), and mapped files (the node binary, libraries).
+ */
+export async function memoryMap(
+  pid: number,
+): Promise<{ mallocHeap: number; anonymous: number; files: number } | null> {
+  try {
+    const smaps = await readFile(`/proc/${pid}/smaps`, 'utf8');
+    const kib = { mallocHeap: 0, anonymous: 0, files: 0 };
+    let kind: keyof typeof kib = 'anonymous';
+    for (const line of smaps.split('\n')) {
+      const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (mapping) {
+        const name = mapping[1].trim();
+        kind =
+          name === '[heap]'
+            ? 'mallocHeap'
+            : name === '' || name.startsWith('[')
+              ? 'anonymous'
+              : 'files';
+      } else if (line.startsWith('Rss:')) {
+        kib[kind] += Number(line.slice(4).trim().split(' ')[0]);
+      }
+    }
+    return {
+      mallocHeap: kib.mallocHeap / 1024,
+      anonymous: kib.anonymous / 1024,
+      files: kib.files / 1024,
+    };
   } catch {
     return null;
   }
