@@ -3,12 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Response } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { WebhookDto, WebhookWithSecretDto } from '../src/webhooks/dto/webhook-response.dto';
 import { createClient } from './factories/clients';
 import { createExpense } from './factories/expenses';
 import { createTestApp, TestApp } from './setup/create-app';
 import {
-  documentedKeys,
+  keyList,
   expectError,
   expectSuccess,
   expectValidationError,
@@ -71,8 +70,16 @@ interface EventOutput {
   changes: unknown;
 }
 
-const WEBHOOK_KEYS = documentedKeys(WebhookDto);
-const WEBHOOK_WITH_SECRET_KEYS = documentedKeys(WebhookWithSecretDto);
+/** GET /webhook/all, GET and PUT /webhook/{id}: an endpoint (an extension: docs/events.md). */
+const WEBHOOK_KEYS = keyList(
+  'id url events description enabled disabled_reason',
+  'created_at updated_at',
+);
+/** POST /webhook/add, POST /webhook/{id}/rotate-secret: the endpoint with its secret, once. */
+const WEBHOOK_WITH_SECRET_KEYS = keyList(
+  'id url events description enabled disabled_reason',
+  'created_at updated_at secret',
+);
 /** `whsec_` + base64. */
 const SECRET = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
 const SIGNATURE = /^v1,[A-Za-z0-9+/]+={0,2}$/;

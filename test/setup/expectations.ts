@@ -1,5 +1,3 @@
-import type { Type } from '@nestjs/common';
-import { DECORATORS } from '@nestjs/swagger';
 import type { Response } from 'supertest';
 
 /** `YYYY-MM-DD HH:MM:SS`. */
@@ -91,19 +89,4 @@ export function keysOf(value: object): string[] {
  */
 export function keyList(...groups: string[]): string[] {
   return groups.flatMap((group) => group.split(/\s+/).filter((key) => key !== '')).sort();
-}
-
-/**
- * The keys a response DTO class documents (its @ApiProperty names, inherited ones included),
- * sorted: the expected key list of that output shape, from the class the mapper fills and the
- * OpenAPI document describes.
- */
-export function documentedKeys(dto: Type<unknown>): string[] {
-  const names = Reflect.getMetadata(
-    DECORATORS.API_MODEL_PROPERTIES_ARRAY,
-    dto.prototype as object,
-  ) as string[] | undefined;
-  if (!names || names.length === 0) throw new Error(`${dto.name} documents no property`);
-  // Swagger stores each name as ':name'.
-  return names.map((name) => name.slice(1)).sort();
 }
