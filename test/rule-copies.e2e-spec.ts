@@ -1,7 +1,10 @@
 import fc from 'fast-check';
+import { DataSource } from 'typeorm';
 import { daysBetween, shiftDate } from '../src/common/clock';
 import { minorUnits } from '../src/common/money/currency';
 import { Decimal, ZERO } from '../src/common/money/decimal';
+import { isUniqueViolation } from '../src/database/database';
+import { numberTaken } from '../src/documents/domain/document-number';
 import { formatMoney, roundMoney } from '../src/common/money/money';
 import {
   INVOICE_STATUSES,
@@ -469,6 +472,109 @@ describe(`One definition per rule, its SQL copies proved equal (RULES_SEED=${SEE
     }
     const expected = [...sums].map(([key, sum]) => `${key} ${formatMoney(sum, key.slice(0, 3))}`);
     expect(answered.sort()).toEqual(expected.sort());
+  });
+  describe('numbering', () => {
+    /** Each kind: its path, its table and number column, its unique index as each dialect names it. */
+    const KINDS = [
+      { path: 'invoice', table: 'invoices', column: 'invoice_no', index: 'live_invoice_no' },
+      {
+        path: 'estimate',
+        table: 'estimates',
+        column: 'estimate_no',
+        index: 'live_estimate_no',
+      },
+      {
+        path: 'credit-note',
+        table: 'credit_notes',
+        column: 'credit_note_no',
+        index: 'uq_credit_notes_credit_note_no',
+      },
+    ] as const;
+    const bases = [
+      ...new Set(fc.sample(fc.stringMatching(/^[A-Za-zé0-9]{1,5}$/), { seed: SEED, numRuns: 6 })),
+    ].map((base) => `N-${base}`);
+    /** A number, and numbers an exact comparison tells from it. */
+    const variants = (number: string) => [
+      ...new Set([
+        number,
+        number.toUpperCase(),
+        number.toLowerCase(),
+        number.normalize('NFD'),
+        number.replace('-', '  '),
+        `${number}.`,
+      ]),
+    ];
+
+    it.each(KINDS)(
+      'gives a new $path a number exactly when numberTaken says it is free, by the check and by the index',
+      async ({ path, table, column, index }) => {
+        const client = await createClient(test.http);
+        // Credit notes of 0.01 on an invoice of a million.
+        const parent =
+          path === 'credit-note'
+            ? (
+                (
+                  await test.http
+                    .post('/v1/invoice/add')
+                    .send({
+                      client,
+                      invoice_no: 'N-PARENT',
+                      payment_status: 'Not Paid',
+                      items: [{ description: 'Work', quantity: 1, rate: '1000000.00' }],
+                    })
+                    .expect(200)
+                ).body as { invoice: Array<{ id: string }> }
+              ).invoice[0].id
+            : '';
+        /** Adds a document with the number: its id, or null when refused with 409. */
+        const add = async (number: string): Promise<string | null> => {
+          const items = [{ description: 'Numbered', quantity: 1, rate: '0.01' }];
+          const body =
+            path === 'credit-note'
+              ? { invoice: parent, credit_note_no: number, items }
+              : path === 'invoice'
+                ? { client, invoice_no: number, items, payment_status: 'Not Paid' }
+                : { client, estimate_no: number, items };
+          const response = await test.http.post(`/v1/${path}/add`).send(body);
+          if (response.status === 409) return null;
+          expect({ number, status: response.status }).toEqual({ number, status: 200 });
+          const key = path === 'credit-note' ? 'credit_note' : path;
+          return (response.body as Record<string, Array<{ id: string }>>)[key][0].id;
+        };
+        const documents: Array<{ id: string; number: string; archived: boolean }> = [];
+        for (const [position, number] of bases.entries()) {
+          const id = (await add(number))!;
+          const archived = path !== 'credit-note' && position % 2 === 1;
+          if (archived) await test.http.delete(`/v1/${path}/${id}`).expect(200);
+          documents.push({ id, number, archived });
+        }
+        // The unique index alone: another document's number changed in place, under no check.
+        const probe = (await add(`PROBE-${path}`))!;
+        const database = test.app.get(DataSource);
+        for (const number of bases.flatMap(variants)) {
+          const taken = numberTaken(number, documents);
+          let refused = false;
+          try {
+            await database.query(`UPDATE ${table} SET ${column} = ? WHERE id = ?`, [number, probe]);
+          } catch (error) {
+            if (!isUniqueViolation(error, index, `${table}.${column}`)) throw error;
+            refused = true;
+          }
+          expect({ number, refused }).toEqual({ number, refused: taken });
+        }
+        await database.query(`UPDATE ${table} SET ${column} = ? WHERE id = ?`, [
+          `PROBE-${path}`,
+          probe,
+        ]);
+        // The check before a write, through the API.
+        for (const number of bases.flatMap(variants)) {
+          const taken = numberTaken(number, documents);
+          const id = await add(number);
+          expect({ number, refused: id === null }).toEqual({ number, refused: taken });
+          if (id !== null) documents.push({ id, number, archived: false });
+        }
+      },
+    );
   });
 });
 
