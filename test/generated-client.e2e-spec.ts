@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { createTestApp, TestApp } from './setup/create-app';
+import { RecordingProxy } from './setup/recording-proxy';
 
 /*
  * What a client generated from docs/openapi.json gets: types from openapi-typescript, and a
@@ -208,10 +209,14 @@ describe('a client generated from docs/openapi.json', () => {
     });
     writeFileSync(join(directory, 'flow.mjs'), program.outputText);
     const { port } = test.app.getHttpServer().address() as AddressInfo;
-    const { stdout } = await run(process.execPath, ['flow.mjs', `http://127.0.0.1:${port}`], {
-      cwd: directory,
-    });
-    expect(stdout.trim()).toBe('flow completed');
+    // The flow's answers pass through a proxy that records them for the document check.
+    const proxy = await RecordingProxy.start(`http://127.0.0.1:${port}`);
+    try {
+      const { stdout } = await run(process.execPath, ['flow.mjs', proxy.url], { cwd: directory });
+      expect(stdout.trim()).toBe('flow completed');
+    } finally {
+      await proxy.close();
+    }
   }, 120_000);
 
   it('fails to compile the flow against a description that types an input or answer otherwise', async () => {
