@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { renderDocumentPdf } from '../src/documents/pdf/document-pdf.renderer';
 import { Issuer } from '../src/document-vocabulary/issuer';
 import { DocumentView } from '../src/documents/document-view';
@@ -10,12 +12,20 @@ import { DocumentView } from '../src/documents/document-view';
  * case (the first parses the fonts, shared by every render after), each case stopping early once it has
  * taken MAX_SECONDS. Each render's texts differ (its run number), so that no cache sees the same
  * document twice. Targets (issue 23): 15 ms, 30 ms and 80 ms.
+ *
+ * Then what rendering keeps: MEMORY_DOCUMENTS documents whose every text is new (numbers,
+ * names, addresses, lines and notes, Latin, Greek, Japanese and Arabic, some lines 2,000
+ * characters long), the heap in use after a full collection measured before and every
+ * MEMORY_STEP documents. What stays is the shared text caches, bounded by bytes
+ * (TEXT_CACHE_BYTES in src/documents/pdf/text/byte-bounded-cache.ts).
  *   npm run bench:pdf
  */
 
 const RUNS = 30;
 const WARM_UP = 3;
 const MAX_SECONDS = 30;
+const MEMORY_DOCUMENTS = 3_000;
+const MEMORY_STEP = 500;
 
 interface Case {
   label: string;
@@ -165,6 +175,55 @@ async function main(): Promise<void> {
   ];
   await warmUp(cases);
   for (const each of cases) await measure(each);
+  await memory(cases);
+}
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+function heapAfterCollection(): number {
+  collectGarbage();
+  collectGarbage();
+  return getHeapStatistics().used_heap_size / 1048576;
+}
+
+/** A document of the case whose every text is new: words no earlier document printed. */
+function unseen(view: DocumentView, run: number): DocumentView {
+  const word = `w${run.toString(36)}x`;
+  return {
+    ...view,
+    number: `${view.number}-${word}`,
+    description: `${view.description} ${word}`,
+    customer: {
+      ...view.customer,
+      name: `${view.customer.name} ${word}`,
+      address: `${run} ${view.customer.address} ${word}`,
+    },
+    note: `${view.note ?? ''} ${word}`,
+    lines: view.lines.slice(0, 20).map((line, index) => ({
+      ...line,
+      description:
+        index === 0 && run % 10 === 0
+          ? `${line.description} ${word}${index} `.repeat(30).slice(0, 2_000)
+          : `${line.description} ${word}${index}`,
+    })),
+  };
+}
+
+async function memory(cases: Case[]): Promise<void> {
+  const before = heapAfterCollection();
+  const steps: string[] = [];
+  const start = performance.now();
+  for (let run = 1; run <= MEMORY_DOCUMENTS; run += 1) {
+    const { view } = cases[run % cases.length];
+    await renderDocumentPdf(unseen(view, run), ISSUER);
+    if (run % MEMORY_STEP === 0)
+      steps.push(`${run}: +${(heapAfterCollection() - before).toFixed(1)}`);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  console.log(
+    `memory: heap in use after a full collection ${before.toFixed(1)} MiB before ${MEMORY_DOCUMENTS} documents of new texts (${seconds.toFixed(0)} s); MiB kept after: ${steps.join(', ')}`,
+  );
 }
 
 void main();

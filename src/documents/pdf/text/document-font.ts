@@ -1,5 +1,11 @@
 import bidiFactory from 'bidi-js';
 import type * as fontkit from 'fontkit';
+import {
+  ByteBoundedCache,
+  FIELD_BYTES,
+  OBJECT_BYTES,
+  TEXT_CACHE_BYTES,
+} from './byte-bounded-cache';
 import { FontFace } from './font-faces';
 
 /*
@@ -32,11 +38,23 @@ interface ShapedText {
 }
 
 /**
- * Shaped texts (pdfkit lays out word by word) per parsed font, shared by every document: a word
- * is shaped once, not once per document. Cleared when it holds this many.
+ * Shaped texts (pdfkit lays out word by word) of every parsed font, shared by every document: a
+ * word is shaped once, not once per document. Bounded by bytes (see TEXT_CACHE_BYTES).
  */
-const SHAPED = new WeakMap<fontkit.Font, Map<string, ShapedText>>();
-const SHAPED_LIMIT = 20_000;
+const SHAPED = new ByteBoundedCache<ShapedText>(
+  TEXT_CACHE_BYTES.shaped,
+  ({ glyphs }) =>
+    2 * OBJECT_BYTES +
+    glyphs.reduce(
+      (bytes, glyph) => bytes + SHAPED_GLYPH_BYTES + FIELD_BYTES * glyph.codePoints.length,
+      0,
+    ),
+);
+/** A shaped glyph (its object and code point array) and its position, about. */
+const SHAPED_GLYPH_BYTES = 4 * OBJECT_BYTES + 9 * FIELD_BYTES;
+/** Each parsed font's prefix in SHAPED's keys. */
+const FONT_PREFIX = new WeakMap<fontkit.Font, string>();
+let fontsShaped = 0;
 
 /** What pdfkit reads of a layout; `advanceWidth` sums the positions pdfkit scales in place. */
 export interface DocumentGlyphRun {
@@ -156,19 +174,14 @@ export class DocumentFont {
   }
 
   private shapedOnce(text: string, rtl: boolean): ShapedText {
-    let shapes = SHAPED.get(this.font);
-    if (shapes === undefined) {
-      shapes = new Map();
-      SHAPED.set(this.font, shapes);
+    let prefix = FONT_PREFIX.get(this.font);
+    if (prefix === undefined) {
+      // Keys start with two characters, the font's and the direction's, then the text.
+      prefix = String.fromCharCode(0xe000 + fontsShaped++);
+      FONT_PREFIX.set(this.font, prefix);
     }
-    const key = rtl ? `\u0001${text}` : text;
-    let shaped = shapes.get(key);
-    if (shaped === undefined) {
-      if (shapes.size >= SHAPED_LIMIT) shapes.clear();
-      shaped = this.shape(text, rtl);
-      shapes.set(key, shaped);
-    }
-    return shaped;
+    const key = `${prefix}${rtl ? '\u0001' : '\u0000'}${text}`;
+    return SHAPED.get(key, () => this.shape(text, rtl));
   }
 
   /** fontkit's layout of the text, each glyph labelled with what it extracts as. */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as fontkit from 'fontkit';
+import { ByteBoundedCache, FIELD_BYTES, TEXT_CACHE_BYTES } from './byte-bounded-cache';
 
 /*
  * The fonts documents print with, all from npm packages: DejaVu Sans for Latin, Greek and
@@ -49,19 +50,30 @@ export interface FontFace {
   width(text: string, size: number): number;
 }
 
-/** Measured advances kept per face, in font units; cleared when it holds this many texts. */
-const MEASURED_LIMIT = 20_000;
+/**
+ * Measured advances of words, in font units, of every face (keyed by the face's character and
+ * the word), bounded by bytes (see TEXT_CACHE_BYTES).
+ */
+const MEASURED = new ByteBoundedCache<number>(TEXT_CACHE_BYTES.measured, () => FIELD_BYTES);
+
+/** Whether a face has a character, for the Basic Multilingual Plane: 0 not asked yet, 1, 2. */
+const COVERED = 1;
+const NOT_COVERED = 2;
 
 class LazyFontFace implements FontFace {
   private parsed: fontkit.Font | undefined;
-  private readonly coverage = new Map<number, boolean>();
-  private readonly advances = new Map<string, number>();
+  /** By BMP code point (64 KiB a face asked); other planes are asked of the font each time. */
+  private coverage: Uint8Array | undefined;
+  /** This face's first character in MEASURED's keys. */
+  private readonly prefix: string;
   private unitsPerEm = 0;
 
   constructor(
     readonly family: FamilyName,
     readonly weight: Weight,
-  ) {}
+  ) {
+    this.prefix = String.fromCharCode(0xe000 + facesMade++);
+  }
 
   get key(): string {
     return `${this.family}-${this.weight}`;
@@ -94,24 +106,22 @@ class LazyFontFace implements FontFace {
   }
 
   private advance(word: string): number {
-    let units = this.advances.get(word);
-    if (units === undefined) {
-      if (this.advances.size >= MEASURED_LIMIT) this.advances.clear();
-      units = this.font.layout(word).advanceWidth;
-      this.advances.set(word, units);
-    }
-    return units;
+    return MEASURED.get(this.prefix + word, () => this.font.layout(word).advanceWidth);
   }
 
   covers(codePoint: number): boolean {
-    let covered = this.coverage.get(codePoint);
-    if (covered === undefined) {
-      covered = this.font.hasGlyphForCodePoint(codePoint);
-      this.coverage.set(codePoint, covered);
+    if (codePoint > 0xffff) return this.font.hasGlyphForCodePoint(codePoint);
+    this.coverage ??= new Uint8Array(0x10000);
+    let covered = this.coverage[codePoint];
+    if (covered === 0) {
+      covered = this.font.hasGlyphForCodePoint(codePoint) ? COVERED : NOT_COVERED;
+      this.coverage[codePoint] = covered;
     }
-    return covered;
+    return covered === COVERED;
   }
 }
+
+let facesMade = 0;
 
 const FACES = {} as Record<FamilyName, Record<Weight, FontFace>>;
 for (const family of Object.keys(FAMILY_FILES) as FamilyName[]) {

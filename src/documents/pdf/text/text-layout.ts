@@ -1,4 +1,11 @@
 import bidiFactory from 'bidi-js';
+import {
+  ByteBoundedCache,
+  FIELD_BYTES,
+  OBJECT_BYTES,
+  stringBytes,
+  TEXT_CACHE_BYTES,
+} from './byte-bounded-cache';
 import { baseFace, FontFace, Weight } from './font-faces';
 import { faceRuns } from './font-runs';
 import { drawGlyphText, GlyphText } from './marked-text';
@@ -162,21 +169,36 @@ export function textDirection(text: string): TextDirection | undefined {
   return undefined;
 }
 
-/** Laid-out paragraphs by style, width and text: a row is measured, then drawn. */
-const LAID_OUT = new Map<string, TextLine[]>();
-const LAID_OUT_LIMIT = 5_000;
+/**
+ * Laid-out texts by style, width and text, shared by every document: a row is measured, then
+ * drawn, and labels recur. Bounded by bytes (see TEXT_CACHE_BYTES); a piece's strings are
+ * slices of the text (counted whole, as V8 may copy them).
+ */
+const LAID_OUT = new ByteBoundedCache<TextLine[]>(TEXT_CACHE_BYTES.laidOut, (lines) =>
+  lines.reduce(
+    (bytes, line) =>
+      bytes +
+      2 * OBJECT_BYTES +
+      line.pieces.reduce(
+        (pieceBytes, piece) =>
+          pieceBytes +
+          OBJECT_BYTES +
+          6 * FIELD_BYTES +
+          stringBytes(piece.text) +
+          (piece.drawn === piece.text ? 0 : stringBytes(piece.drawn)),
+        0,
+      ),
+    0,
+  ),
+);
 
 /** Every line of the text wrapped to `width`; hard line breaks start new paragraphs. */
 function layoutText(text: string, style: TextStyle, width: number): TextLine[] {
   if (text === '') return [];
   const key = `${style.bold ? 'b' : 'r'}${style.size}/${width}/${text}`;
-  let lines = LAID_OUT.get(key);
-  if (lines === undefined) {
-    if (LAID_OUT.size >= LAID_OUT_LIMIT) LAID_OUT.clear();
-    lines = text.split('\n').flatMap((paragraph) => layoutParagraph(paragraph, style, width));
-    LAID_OUT.set(key, lines);
-  }
-  return lines;
+  return LAID_OUT.get(key, () =>
+    text.split('\n').flatMap((paragraph) => layoutParagraph(paragraph, style, width)),
+  );
 }
 
 /** A stretch of a paragraph that is never broken, with its width and that of its trailing space. */
