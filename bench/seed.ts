@@ -68,7 +68,7 @@ const SEED_VOID_REASON = 'Issued in error';
 
 /** What a seeded invoice is apart from today's date: the generated column `settlement`. */
 export type SeedKind = 'void' | 'paid' | 'settled' | 'unpaid';
-/** Its status as the API computes it (CONTRACT): the kind, and the due date against today. */
+/** Its status as the API computes it (docs/rules.md): the kind, and the due date against today. */
 export type SeedStatus = 'open' | 'overdue' | 'paid' | 'void';
 
 /** Of every 1,000 invoices, how many are of each kind. */

@@ -22,7 +22,7 @@ import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess, expectValidationError, TIMESTAMP } from './setup/expectations';
 
 /*
- * CONTRACT.md, Deleting, with the rule added alongside paging: an invoice or estimate whose
+ * docs/rules.md, Deleting, with the rule added alongside paging: an invoice or estimate whose
  * client was archived may still be updated as long as it keeps that client, and then takes the
  * customer fields from the archived client's row as it stands. Moving a document to an
  * archived or unknown client, creating one for it, or converting an estimate of it, answers

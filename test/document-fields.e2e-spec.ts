@@ -27,7 +27,7 @@ import { createTestApp, TestApp } from './setup/create-app';
 import { expectSuccess, expectValidationError } from './setup/expectations';
 
 /*
- * CONTRACT.md, Documents: a client's tax id, country and language, answered wherever a client
+ * docs/documents.md: a client's tax id, country and language, answered wherever a client
  * is; the tax id and country copied onto invoices, estimates and credit notes like the other
  * customer fields; and what a document is printed from (its view: the PDF and the e-mail) in
  * its client's language, with its customer's tax id and country, a paid or void mark and the

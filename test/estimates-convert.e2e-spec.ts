@@ -15,7 +15,7 @@ import {
 } from './setup/expectations';
 
 /*
- * POST /v1/estimate/{id}/convert (CONTRACT.md, Extensions): a live estimate becomes an invoice
+ * POST /v1/estimate/{id}/convert (docs/rules.md, Beyond the specification): a live estimate becomes an invoice
  * answered in the add-invoice shape, and the estimate reads accepted "True"; once only.
  */
 

@@ -12,7 +12,7 @@ import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess, expectValidationError } from './setup/expectations';
 
 /*
- * The rules estimates share with invoices (CONTRACT.md: money, items, client, uniqueness):
+ * The rules estimates share with invoices (docs/rules.md: money, items, client, uniqueness):
  * exact totals in each currency's minor units, defaults, validation, and live-number
  * uniqueness, concurrent adds included.
  */

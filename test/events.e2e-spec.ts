@@ -32,7 +32,7 @@ import { testDialect } from './setup/test-database';
 import { TestClock } from './setup/test-clock';
 
 /*
- * Events (docs/events.md; CONTRACT.md, "Events, history and webhooks"): every committed change
+ * Events (docs/events.md): every committed change
  * writes exactly its event(s) in its own transaction, with the record as its read operation
  * answers it and the fields that changed; a refused or rolled-back request writes none. GET
  * /event/all is the history of a record and a feed to poll; GET /event/{id} reads one.

@@ -27,7 +27,7 @@ import {
 } from './setup/openapi-requests';
 
 /*
- * Property-based hostile input (CONTRACT.md, Errors: no input, however malformed, answers 500;
+ * Property-based hostile input (docs/rules.md, Errors: no input, however malformed, answers 500;
  * a refused request changes nothing). test/setup/openapi-requests.ts derives, from the
  * committed OpenAPI document, requests to every /v1 operation that each carry at least one
  * defect; every one must answer a 4xx in the error envelope, and the database must read back
@@ -356,7 +356,7 @@ function v1Operations(document: ReturnType<typeof readOpenApiDocument>): string[
     .sort();
 }
 
-/** An invoice's ledger, summed from its entries (CONTRACT.md, Corrections), in USD. */
+/** An invoice's ledger, summed from its entries (docs/corrections.md), in USD. */
 async function readLedger(http: TestAgent, id: string): Promise<SeededLedger> {
   const detail: InvoiceDetail = await readInvoice(http, id);
   const [invoice] = detail.invoice;

@@ -9,7 +9,7 @@ import { createInvoice, invoiceNumber, payInvoice } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 
 /*
- * A deterministic sweep of hostile input (CONTRACT.md, Errors: no input, however malformed,
+ * A deterministic sweep of hostile input (docs/rules.md, Errors: no input, however malformed,
  * answers 500; a refused request changes nothing).
  *
  * Every write endpoint starts from a valid body against existing records; each parameter in
@@ -191,7 +191,7 @@ function isAbsent(value: unknown): boolean {
   return value === undefined || value === null;
 }
 
-/** Whether CONTRACT.md makes this value valid for a parameter of this kind. */
+/** Whether docs/rules.md makes this value valid for a parameter of this kind. */
 function accepts(kind: Kind, value: unknown): boolean {
   const absent = isAbsent(value);
   switch (kind.type) {

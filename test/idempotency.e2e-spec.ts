@@ -14,7 +14,7 @@ import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectValidationError } from './setup/expectations';
 
 /*
- * Idempotency-Key (CONTRACT.md, Extensions): the first completed answer is kept 24 hours and
+ * Idempotency-Key (docs/api.md): the first completed answer is kept 24 hours and
  * replayed for the same request; another request with the key, or one while the first runs,
  * answers 409; keys are scoped per API key; a failed request keeps nothing.
  */

@@ -7,7 +7,7 @@ import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess, expectValidationError } from './setup/expectations';
 
 /*
- * The input rules of CONTRACT.md, Transport, taken exactly: a number is JSON's number literal
+ * The input rules of docs/rules.md, Transport, taken exactly: a number is JSON's number literal
  * without exponent, as written, its decimal places counted as written; a listed value matches
  * in any case but is never trimmed; only free text is trimmed. Each refused spelling answers
  * 422 naming the field, in every encoding, and changes nothing.

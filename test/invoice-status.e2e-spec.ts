@@ -13,7 +13,7 @@ import { expectValidationError } from './setup/expectations';
 import { TestClock } from './setup/test-clock';
 
 /*
- * CONTRACT.md: status is `void`; else `paid` when payment_status is Paid; else `overdue` when
+ * docs/rules.md: status is `void`; else `paid` when payment_status is Paid; else `overdue` when
  * due_date is before today (UTC) and a balance is outstanding; else `open`. Today is the
  * test's: the service runs on a TestClock.
  */

@@ -6,7 +6,7 @@ import { invariantViolations, openSql, Sql } from './setup/invariants';
 import { money, toScaled } from './setup/workload';
 
 /*
- * A property of the ledger (CONTRACT.md, Corrections): whatever sequence of payments, refunds
+ * A property of the ledger (docs/corrections.md): whatever sequence of payments, refunds
  * and credit notes reaches an invoice, 0 ≤ amount_paid ≤ total and amount_paid equals its
  * entries (Σ Completed + Σ Credited − Σ Refunded). fast-check draws the sequences; a model in
  * exact integers of minor units says which requests must be accepted, and each answer must

@@ -13,7 +13,7 @@ import { readOpenApiDocument } from './setup/openapi-requests';
 import { QueryCounter } from './setup/query-counter';
 
 /*
- * CONTRACT.md, "Extensions beyond the specification": paging (`page`, `per_page`, `meta`) and
+ * docs/rules.md, "Beyond the specification": paging (`page`, `per_page`, `meta`) and
  * the filters of the four lists. Each block builds its own records in `beforeAll` and knows
  * every live row of its table, so each answer is checked whole: which items, in which order,
  * and the exact `meta`. Blocks run in file order; a block only adds rows to tables whose

@@ -20,7 +20,7 @@ import { TestClock } from './setup/test-clock';
 import { testDialect } from './setup/test-database';
 
 /*
- * docs/receivables.md, Reminders; CONTRACT.md, Receivables: with REMINDER_DAYS set, an
+ * docs/receivables.md, Reminders: with REMINDER_DAYS set, an
  * instance looks every REMINDER_SCAN_MS for invoices whose latest passed step (due date + step
  * ≤ today) has no reminder yet, and sends it once: a send-log entry of kind "reminder" to the
  * client's e-mail, the e-mail with the PDF (days overdue or until due, the balance still owed)

@@ -28,7 +28,7 @@ const SEED =
 /** The service's today: issue dates run from about 21 months before to 3 months after it. */
 const TODAY = '2026-06-15';
 
-/** The oracle's own exact decimals: half away from zero, as CONTRACT.md rounds money. */
+/** The oracle's own exact decimals: half away from zero, as docs/rules.md rounds money. */
 const D = DecimalJs.clone({
   precision: 80,
   rounding: DecimalJs.ROUND_HALF_UP,
@@ -117,7 +117,7 @@ interface LineInput {
   rate: string;
 }
 
-/** CONTRACT.md, money: line amounts rounded, then the tax on the sum, rounded. */
+/** docs/rules.md, money: line amounts rounded, then the tax on the sum, rounded. */
 function price(lines: LineInput[], taxRate: string, currency: string) {
   const subTotal = lines.reduce(
     (sum, line) => sum.plus(roundMoney(new D(line.quantity).times(line.rate), currency)),
@@ -755,7 +755,7 @@ describe('Receivables reports against an independent oracle', () => {
     eventDates.push(entry.date);
   }
 
-  /** The credit-ledger rules of CONTRACT.md, applied to the model as the service must. */
+  /** The credit-ledger rules of docs/corrections.md, applied to the model as the service must. */
   function refundInModel(invoice: ModelInvoice, amount: Dec, date: string, noteId = ''): void {
     invoice.paid = invoice.paid.minus(amount);
     if (invoice.total.minus(invoice.paid).gt(0)) invoice.paymentStatus = 'Not Paid';

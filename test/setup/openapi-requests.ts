@@ -8,7 +8,7 @@ import { embeddedIPv4Urls } from './address-forms';
 
 /*
  * Requests that are certainly invalid, derived from the committed OpenAPI document
- * (docs/openapi.json) and CONTRACT.md: for every operation under /v1, a valid request on the
+ * (docs/openapi.json) and docs/rules.md: for every operation under /v1, a valid request on the
  * pristine records (path ids, references and unique numbers that exist or are free) is broken
  * by at least one defect the document's own constraints forbid (type, required, enum, pattern,
  * format, maxLength, minItems/maxItems, the bounds and decimals each numeric parameter's
@@ -133,7 +133,7 @@ export interface SeedRecords {
   bases: { credit_note: string; void: string };
 }
 
-/** An invoice's ledger, in USD (two minor digits), as CONTRACT.md (Corrections) defines it. */
+/** An invoice's ledger, in USD (two minor digits), as docs/corrections.md defines it. */
 export interface SeededLedger {
   id: string;
   issue_date: string;
@@ -204,7 +204,7 @@ const NOT_DECIMAL = [
   'true',
 ];
 
-/** Numbers in no plain decimal notation CONTRACT.md allows, or with places counted as written. */
+/** Numbers in no plain decimal notation docs/rules.md allows, or with places counted as written. */
 const NOT_PLAIN_DECIMALS = [' 5 ', '+5', '.5', '5.', '00012', '1.50000'];
 
 const MALFORMED_EMAILS = [
@@ -382,7 +382,7 @@ function decimalKind(name: string, schema: Schema, pattern: string): Kind {
     type: 'decimal' as const,
     min: Number(range?.[1] ?? greater?.[1] ?? atLeast?.[1] ?? NaN),
     minExclusive: range === null && greater !== null,
-    // Money stays below 10^13 (CONTRACT.md, money) where the description states no maximum.
+    // Money stays below 10^13 (docs/rules.md, money) where the description states no maximum.
     max: Number(range?.[2] ?? below?.[1] ?? 1e13),
     maxExclusive: range === null,
     places: places ? Number(places[1]) : minor ? BASE_MINOR_DIGITS : NaN,
@@ -496,7 +496,7 @@ function wrongTypes(kind: Kind, context: FieldContext): Array<fc.Arbitrary<Label
     found.push(fc.constantFrom(true, false).map((value) => labeled(`boolean ${value}`, value)));
   }
   if (kind.type === 'text' || kind.type === 'array') {
-    // An id is a numeric input (CONTRACT.md, Transport): a whole JSON number of 0 or more
+    // An id is a numeric input (docs/rules.md, Transport): a whole JSON number of 0 or more
     // reads as its digits, so only negative and fractional numbers are wrong for it.
     const isId = kind.type === 'text' && kind.schema.pattern === '^[0-9]+$';
     found.push(
@@ -517,7 +517,7 @@ function wrongTypes(kind: Kind, context: FieldContext): Array<fc.Arbitrary<Label
     found.push(fc.constant(labeled('an empty array', [])));
   }
   if (kind.type === 'decimal' || kind.type === 'integer') {
-    // Exponent notation and NaN-like tokens are not plain decimal notation (CONTRACT.md).
+    // Exponent notation and NaN-like tokens are not plain decimal notation (docs/rules.md).
     found.push(
       constants(
         'JSON token',
@@ -1242,7 +1242,7 @@ export function validRequests(document: OpenApiDocument, seed: SeedRecords): Hos
 }
 
 /**
- * Defects of several parameters together that CONTRACT.md makes invalid: due before issue,
+ * Defects of several parameters together that docs/rules.md makes invalid: due before issue,
  * money at or above 10^13 once multiplied, summed or taxed, decimals finer than the currency's
  * minor units, a payment above what is owed, an update below what is paid, a taken number,
  * and the corrections' rules (correctionDefects).
@@ -1375,7 +1375,7 @@ function dayBefore(date: string): string {
 }
 
 /**
- * CONTRACT.md, Corrections: a refund above the cash held (however much was paid or credited),
+ * docs/corrections.md: a refund above the cash held (however much was paid or credited),
  * a void of an invoice holding cash, a credit note for nothing, above the outstanding balance
  * without refund, above the invoice's total less its earlier credit notes, or issued before the
  * invoice. Void invoices and archived ones are the id defects' (idDefects).
