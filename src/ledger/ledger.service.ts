@@ -94,28 +94,13 @@ export class LedgerService {
 
   recordPayment(input: RecordPaymentDto): Promise<MessageResponseDto> {
     return this.database.transaction(async () => {
-      // Locked and read whole in one statement: the event's record is this read with the new
-      // entry and sums, so nothing is read again after the change.
-      const detail = await this.changeableDetail(this.idOf(input.id));
-      const invoice = detail.document;
-      checkMinorDigits(input.amount_paid, invoice.currency, 'amount_paid');
-      const before = this.snapshotOf(invoice);
-      const entries = await this.applyMove(invoice, recordPayment(invoice, input.amount_paid), {
+      const { invoice } = await this.moveCash(input.id, 'invoice.payment_recorded', {
+        amount: input.amount_paid,
+        field: 'amount_paid',
+        rule: recordPayment,
         method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
         date: input.payment_date,
         reason: '',
-        creditNoteId: null,
-        at: this.clock.now(),
-      });
-      await this.events.record({
-        type: 'invoice.payment_recorded',
-        object: 'invoice',
-        id: invoice.id,
-        before,
-        after: await this.invoices.answer({
-          ...detail,
-          payments: [...detail.payments, ...entries],
-        }),
       });
       const amount = formatMoney(input.amount_paid, invoice.currency);
       return {
@@ -127,28 +112,15 @@ export class LedgerService {
   /** Money given back, within the cash held; a balance reopened makes the invoice Not Paid. */
   refund(input: RefundDto): Promise<RefundResponseDto> {
     return this.database.transaction(async () => {
-      const detail = await this.changeableDetail(this.idOf(input.id));
-      const invoice = detail.document;
-      checkMinorDigits(input.amount, invoice.currency, 'amount');
-      const before = this.snapshotOf(invoice);
-      const entries = await this.applyMove(invoice, refund(invoice, input.amount), {
+      const { invoice, entries } = await this.moveCash(input.id, 'invoice.refunded', {
+        amount: input.amount,
+        field: 'amount',
+        rule: refund,
         method: input.payment_method ?? DEFAULT_PAYMENT_METHOD,
         date: input.refund_date,
         reason: input.reason ?? '',
-        creditNoteId: null,
-        at: this.clock.now(),
       });
       const [entry] = entries;
-      await this.events.record({
-        type: 'invoice.refunded',
-        object: 'invoice',
-        id: invoice.id,
-        before,
-        after: await this.invoices.answer({
-          ...detail,
-          payments: [...detail.payments, ...entries],
-        }),
-      });
       const amount = formatMoney(input.amount, invoice.currency);
       return {
         message: `Refund of ${amount} ${invoice.currency} recorded for invoice ${invoice.invoiceNo}`,
@@ -243,6 +215,43 @@ export class LedgerService {
       });
       return { message: `Invoice ${invoice.invoiceNo} marked as ${paymentStatus.toLowerCase()}` };
     });
+  }
+
+  /**
+   * A payment or a refund, in the caller's transaction: the invoice locked and read whole in
+   * one statement, the amount checked against its currency and the move's rule, the entry
+   * appended, and the event, whose record is that read with the new entry and sums (nothing is
+   * read again after the change).
+   */
+  private async moveCash(
+    idText: string,
+    type: 'invoice.payment_recorded' | 'invoice.refunded',
+    move: Omit<LedgerEntryDetails, 'creditNoteId' | 'at'> & {
+      amount: Decimal;
+      /** The parameter that names the amount, for a 422. */
+      field: string;
+      rule: (ledger: Invoice, amount: Decimal) => LedgerMove;
+    },
+  ): Promise<{ invoice: Invoice; entries: InvoicePayment[] }> {
+    const detail = await this.changeableDetail(this.idOf(idText));
+    const invoice = detail.document;
+    checkMinorDigits(move.amount, invoice.currency, move.field);
+    const before = this.snapshotOf(invoice);
+    const entries = await this.applyMove(invoice, move.rule(invoice, move.amount), {
+      method: move.method,
+      date: move.date,
+      reason: move.reason,
+      creditNoteId: null,
+      at: this.clock.now(),
+    });
+    await this.events.record({
+      type,
+      object: 'invoice',
+      id: invoice.id,
+      before,
+      after: await this.invoices.answer({ ...detail, payments: [...detail.payments, ...entries] }),
+    });
+    return { invoice, entries };
   }
 
   /**
