@@ -427,6 +427,10 @@ class DialectBench {
             ? { server: MARIADB_SERVER, database: this.databaseName }
             : null,
         cpuTimeMs: () => cpuTimeMs(service.pid),
+        databaseCpuTimeMs: async () => {
+          const database = this.dialect === 'mariadb' ? mariadbPid() : null;
+          return database === null ? null : cpuTimeMs(database);
+        },
         loadAverage: () => loadavg()[0],
         progress,
         snapshot:

@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import * as currencyCodes from 'currency-codes';
 import DecimalJs from 'decimal.js';
-import { createPool, Pool, PoolConnection, RowDataPacket } from 'mysql2/promise';
+import { createPool, Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 
 /*
  * What a careful hand-written service would do for three of the API's operations: plain
@@ -15,8 +15,12 @@ import { createPool, Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
  *   GET  /v1/invoice/{id}                    4 SELECTs (invoice, lines, payments, send log
  *                                             joined with its outbox row), no transaction
  *   GET  /v1/invoice/all?page=&per_page=      one SELECT … LIMIT/OFFSET and one COUNT
- *   POST /v1/invoice/record-payment          BEGIN; SELECT … FOR UPDATE; check; INSERT; UPDATE;
- *                                             COMMIT (a deadlock victim is retried, as there)
+ *   POST /v1/invoice/record-payment          BEGIN; SELECT … FOR UPDATE of the invoice with its
+ *                                             lines, ledger and send log as JSON; check; INSERT
+ *                                             the entry; UPDATE the sums; INSERT the event (the
+ *                                             invoice as read after the change, and what changed);
+ *                                             INSERT … SELECT its webhook deliveries; COMMIT (a
+ *                                             deadlock victim is retried, as there)
  *
  * The statements are the service's, in its order, so a difference is not the query plan.
  * Not here: request logs, metrics, helmet headers, rate limits: part of what the service pays.
@@ -119,6 +123,7 @@ interface InvoiceRow extends RowDataPacket {
 }
 
 interface LineRow extends RowDataPacket {
+  position: number;
   description: string;
   quantity: string;
   rate: string;
@@ -126,6 +131,7 @@ interface LineRow extends RowDataPacket {
 }
 
 interface PaymentRow extends RowDataPacket {
+  id: number;
   status: string;
   reference: string;
   amount: string;
@@ -137,6 +143,7 @@ interface PaymentRow extends RowDataPacket {
 }
 
 interface SendRow extends RowDataPacket {
+  id: number;
   email: string;
   sent_at: string;
   kind: string;
@@ -144,12 +151,87 @@ interface SendRow extends RowDataPacket {
   attempts: number | null;
 }
 
+/** The invoice with its children as JSON arrays (numbers and dates as text), row-locked. */
+interface LockedInvoiceRow extends InvoiceRow {
+  line_items: string | LineRow[] | null;
+  ledger: string | PaymentRow[] | null;
+  send_log: string | SendRow[] | null;
+}
+
+const EVENT_TYPE = 'invoice.payment_recorded';
+
+/** JSON_ARRAYAGG of JSON_OBJECT(name, value, …) over the child rows, values kept as text. */
+function childArray(columns: Record<string, string>, from: string): string {
+  const fields = Object.entries(columns)
+    .map(([name, value]) => `'${name}', ${value}`)
+    .join(', ');
+  return `(SELECT JSON_ARRAYAGG(JSON_OBJECT(${fields})) ${from})`;
+}
+
+const LOCKED_DETAIL = `SELECT ${INVOICE_COLUMNS}, amount_credited,
+    ${childArray(
+      {
+        position: 'l.position',
+        description: 'l.description',
+        quantity: 'CAST(l.quantity AS CHAR)',
+        rate: 'CAST(l.rate AS CHAR)',
+        amount: 'CAST(l.amount AS CHAR)',
+      },
+      'FROM invoice_line_items l WHERE l.invoice_id = i.id',
+    )} AS line_items,
+    ${childArray(
+      {
+        id: 'p.id',
+        status: 'p.status',
+        reference: 'p.reference',
+        amount: 'CAST(p.amount AS CHAR)',
+        method: 'p.method',
+        payment_date: 'CAST(p.payment_date AS CHAR)',
+        reason: 'p.reason',
+        credit_note_id: 'p.credit_note_id',
+        created_at: 'CAST(p.created_at AS CHAR)',
+      },
+      'FROM invoice_payments p WHERE p.invoice_id = i.id',
+    )} AS ledger,
+    ${childArray(
+      {
+        id: 'entry.id',
+        email: 'entry.email',
+        sent_at: 'CAST(entry.sent_at AS CHAR)',
+        kind: 'entry.kind',
+        delivery_status: 'delivery.status',
+        attempts: 'delivery.attempts',
+      },
+      `FROM invoice_send_log entry
+       LEFT JOIN document_outbox delivery ON delivery.kind = 'invoice' AND delivery.send_log_id = entry.id
+       WHERE entry.invoice_id = i.id`,
+    )} AS send_log
+  FROM invoices i WHERE i.id = ? AND i.deleted_at IS NULL FOR UPDATE`;
+
+/** A JSON array column: mysql2 parses JSON values itself; NULL when there are no rows. */
+function childRows<R>(json: string | R[] | null): R[] {
+  if (json === null) return [];
+  return typeof json === 'string' ? (JSON.parse(json) as R[]) : json;
+}
+
+/** `{field: [before, after]}` for each field of the invoice whose JSON text changed. */
+function fieldChanges(
+  before: { [key: string]: Json },
+  after: { [key: string]: Json },
+): { [key: string]: Json } {
+  const changes: { [key: string]: Json } = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (writeJson(before[field]) !== writeJson(value)) changes[field] = [before[field], value];
+  }
+  return changes;
+}
+
 /** Today's date in UTC, YYYY-MM-DD: what `overdue` is measured against. */
 function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** CONTRACT: void; else paid when Paid; else overdue when due before today with a balance; else open. */
+/** docs/rules.md: void; else paid when Paid; else overdue when due before today with a balance; else open. */
 function invoiceStatus(row: InvoiceRow, outstanding: Decimal): string {
   if (row.voided_at !== null) return 'void';
   if (row.payment_status === 'Paid') return 'paid';
@@ -190,6 +272,48 @@ function invoiceFields(row: InvoiceRow): { [key: string]: Json } {
 /** DATETIME text from the driver is already the service's 'YYYY-MM-DD HH:MM:SS' (UTC). */
 function timestamp(text: string): string {
   return text.slice(0, 19);
+}
+
+/** The read answer of an invoice (without the envelope's status): also an event's `data`. */
+function invoiceAnswer(
+  invoice: InvoiceRow,
+  lines: LineRow[],
+  payments: PaymentRow[],
+  sends: SendRow[],
+): { [key: string]: Json } {
+  const currency = invoice.currency;
+  return {
+    invoice: [invoiceFields(invoice)],
+    items: lines.map((line) => ({
+      description: line.description,
+      quantity: new NumberText(new Decimal(line.quantity).toFixed()),
+      rate: rate(new Decimal(line.rate), currency),
+      amount: money(new Decimal(line.amount), currency),
+    })),
+    payments: payments.map((payment) => ({
+      status: payment.status,
+      reference: payment.reference,
+      amount: new NumberText(money(new Decimal(payment.amount), currency)),
+      bank: payment.method,
+      payment_date: payment.payment_date,
+      created_at: timestamp(payment.created_at),
+      reason: payment.reason,
+      credit_note_id: payment.credit_note_id === null ? '' : String(payment.credit_note_id),
+    })),
+    send_log: sends.map((entry) => ({
+      email: entry.email,
+      date: timestamp(entry.sent_at),
+      // A message being sent still shows queued; a send without an outbox row never went.
+      delivery:
+        entry.delivery_status === null
+          ? 'failed'
+          : entry.delivery_status === 'sending'
+            ? 'queued'
+            : entry.delivery_status,
+      attempts: entry.attempts ?? 0,
+      kind: entry.kind,
+    })),
+  };
 }
 
 // ---- HTTP ----
@@ -263,7 +387,11 @@ function now(): string {
 }
 
 export class RawBaseline {
-  constructor(private readonly pool: Pool) {}
+  /** `actor` is what the service records events by: its API key's short id, or `open`. */
+  constructor(
+    private readonly pool: Pool,
+    private readonly actor: string,
+  ) {}
 
   async invoice(id: number): Promise<string> {
     const [invoices] = await this.pool.execute<InvoiceRow[]>(
@@ -287,40 +415,7 @@ export class RawBaseline {
        WHERE entry.invoice_id = ? ORDER BY entry.id`,
       [id],
     );
-    const currency = invoice.currency;
-    return writeJson({
-      status: 'success',
-      invoice: [invoiceFields(invoice)],
-      items: lines.map((line) => ({
-        description: line.description,
-        quantity: new NumberText(new Decimal(line.quantity).toFixed()),
-        rate: rate(new Decimal(line.rate), currency),
-        amount: money(new Decimal(line.amount), currency),
-      })),
-      payments: payments.map((payment) => ({
-        status: payment.status,
-        reference: payment.reference,
-        amount: new NumberText(money(new Decimal(payment.amount), currency)),
-        bank: payment.method,
-        payment_date: payment.payment_date,
-        created_at: timestamp(payment.created_at),
-        reason: payment.reason,
-        credit_note_id: payment.credit_note_id === null ? '' : String(payment.credit_note_id),
-      })),
-      send_log: sends.map((entry) => ({
-        email: entry.email,
-        date: timestamp(entry.sent_at),
-        // A message being sent still shows queued; a send without an outbox row never went.
-        delivery:
-          entry.delivery_status === null
-            ? 'failed'
-            : entry.delivery_status === 'sending'
-              ? 'queued'
-              : entry.delivery_status,
-        attempts: entry.attempts ?? 0,
-        kind: entry.kind,
-      })),
-    });
+    return writeJson({ status: 'success', ...invoiceAnswer(invoice, lines, payments, sends) });
   }
 
   async list(query: URLSearchParams): Promise<string> {
@@ -408,10 +503,9 @@ export class RawBaseline {
     method: string,
     paymentDate: string,
   ): Promise<string> {
-    const [invoices] = await connection.execute<InvoiceRow[]>(
-      'SELECT id, invoice_no, currency, total, amount_paid, amount_credited, payment_status, voided_at FROM invoices WHERE id = ? AND deleted_at IS NULL FOR UPDATE',
-      [id],
-    );
+    // The invoice locked and read whole in one statement, as the service does: the event
+    // records it after the change without reading it again.
+    const [invoices] = await connection.execute<LockedInvoiceRow[]>(LOCKED_DETAIL, [id]);
     if (invoices.length === 0) throw new HttpError(404, `Invoice ${id} not found`);
     const invoice = invoices[0];
     // A void invoice takes no change but archiving.
@@ -436,14 +530,52 @@ export class RawBaseline {
     const newPaid = paid.plus(amount);
     const status = outstanding.minus(amount).lte(0) ? 'Paid' : invoice.payment_status;
     const at = now();
+    const entry = {
+      status: 'Completed',
+      reference: paymentReference(),
+      amount: amount.toFixed(4),
+      method,
+      payment_date: paymentDate,
+      reason: '',
+      credit_note_id: null,
+      created_at: at,
+    };
     await connection.execute(
       'INSERT INTO invoice_payments (invoice_id, reference, status, amount, method, payment_date, reason, credit_note_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [id, paymentReference(), 'Completed', amount.toFixed(4), method, paymentDate, '', null, at],
+      [id, entry.reference, entry.status, entry.amount, method, paymentDate, '', null, at],
     );
     // The ledger's sums, as the service writes them after every move.
     await connection.execute(
       'UPDATE invoices SET amount_paid = ?, amount_credited = ?, payment_status = ?, updated_at = ? WHERE id = ?',
       [newPaid.toFixed(4), invoice.amount_credited ?? '0', status, at, id],
+    );
+    const lines = childRows<LineRow>(invoice.line_items).sort((a, b) => a.position - b.position);
+    const payments = childRows<PaymentRow>(invoice.ledger).sort((a, b) => a.id - b.id);
+    const sends = childRows<SendRow>(invoice.send_log).sort((a, b) => a.id - b.id);
+    const changed = { ...invoice, amount_paid: newPaid.toFixed(4), payment_status: status };
+    const after = invoiceAnswer(changed, lines, [...payments, entry as PaymentRow], sends);
+    const [event] = await connection.execute<ResultSetHeader>(
+      'INSERT INTO events (type, created_at, actor, object, object_id, data, changes) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        EVENT_TYPE,
+        at,
+        this.actor,
+        'invoice',
+        id,
+        writeJson(after),
+        writeJson(fieldChanges(invoiceFields(invoice), invoiceFields(changed))),
+      ],
+    );
+    // The service's fan-out: one delivery per subscribed endpoint, in the same statement.
+    await connection.execute(
+      `INSERT INTO webhook_deliveries
+         (event_id, endpoint_id, status, attempts, next_attempt_at, claimed_at, delivered_at,
+          last_error, last_status_code, created_at)
+       SELECT ?, id, 'queued', 0, ?, NULL, NULL, '', NULL, ?
+       FROM webhook_endpoints
+       WHERE enabled = 1 AND deleted_at IS NULL
+         AND (events LIKE '%"*"%' OR events LIKE ? ESCAPE '!')`,
+      [event.insertId, at, at, `%"${EVENT_TYPE.replace(/[!%_]/g, '!$&')}"%`],
     );
     const shown = money(amount, invoice.currency);
     return writeJson({
@@ -492,8 +624,8 @@ export async function startRawBaseline(options: RawBaselineOptions): Promise<Run
     supportBigNumbers: true,
     bigNumberStrings: true,
   });
-  const baseline = new RawBaseline(pool);
   const keyDigest = options.apiKey ? sha256(options.apiKey) : null;
+  const baseline = new RawBaseline(pool, keyDigest?.toString('hex').slice(0, 12) ?? 'open');
   const server = createServer((request, response) => {
     void handle(baseline, keyDigest, request, response);
   });

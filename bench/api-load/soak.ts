@@ -60,8 +60,9 @@ export interface SoakWindow {
   events: number | null;
   outboxWaiting: number | null;
   emailsSent: number | null;
-  /** Service CPU per answer over the window. */
+  /** Service CPU per answer over the window, and MariaDB's (none on SQLite). */
   cpuMsPerResponse?: number;
+  databaseCpuMsPerResponse?: number;
   /** 1-minute load average of the machine at the end of the window. */
   loadAverage: number;
 }
@@ -87,6 +88,8 @@ export interface SoakContext {
   /** MariaDB server URL and database, for the table sizes; null on SQLite. */
   mariadb: { server: string; database: string } | null;
   cpuTimeMs: () => Promise<number | null>;
+  /** MariaDB's CPU time so far, or null (SQLite). */
+  databaseCpuTimeMs: () => Promise<number | null>;
   loadAverage: () => number;
   progress: (message: string) => void;
   /** Takes a heap snapshot of the service (--heap-snapshots): after the warm-up and at the end. */
@@ -264,12 +267,14 @@ export async function runSoak(
     const seconds = Math.min(options.sampleSeconds, options.seconds - elapsed);
     await context.sampler.beginWindow();
     const cpuBefore = await context.cpuTimeMs();
+    const databaseBefore = await context.databaseCpuTimeMs();
     const result = await runLoad(context.target, mix.next, {
       connections: options.connections,
       seconds,
       onAnswer: mix.answered,
     });
     const cpuAfter = await context.cpuTimeMs();
+    const databaseAfter = await context.databaseCpuTimeMs();
     elapsed += seconds;
     firstFailure ??= result.firstFailure;
     const rssPeak = await context.sampler.endWindow();
@@ -298,6 +303,10 @@ export async function runSoak(
         cpuBefore !== null && cpuAfter !== null && result.responses > 0
           ? (cpuAfter - cpuBefore) / result.responses
           : undefined,
+      databaseCpuMsPerResponse:
+        databaseBefore !== null && databaseAfter !== null && result.responses > 0
+          ? (databaseAfter - databaseBefore) / result.responses
+          : undefined,
       loadAverage: context.loadAverage(),
     };
     windows.push(window);
@@ -305,7 +314,7 @@ export async function runSoak(
       await context.snapshot();
     }
     context.progress(
-      `soak ${elapsed}/${options.seconds} s: ${window.requestsPerSecond.toFixed(0)} req/s, p99 ${window.latencyP99.toFixed(0)} ms, RSS ${rss.toFixed(0)} MiB (peak ${rssPeak.toFixed(0)}), heap ${window.heapUsedMiB?.toFixed(0) ?? '?'} of ${window.heapTotalMiB?.toFixed(0) ?? '?'} MiB, malloc arena ${window.mallocHeapMiB?.toFixed(0) ?? '?'} MiB, external ${window.externalMiB?.toFixed(0) ?? '?'} MiB, events ${window.events ?? '?'}, outbox waiting ${window.outboxWaiting ?? '?'}, CPU ${window.cpuMsPerResponse?.toFixed(2) ?? '?'} ms/answer, non-2xx ${window.non2xx}, load ${window.loadAverage.toFixed(2)}`,
+      `soak ${elapsed}/${options.seconds} s: ${window.requestsPerSecond.toFixed(0)} req/s, p99 ${window.latencyP99.toFixed(0)} ms, RSS ${rss.toFixed(0)} MiB (peak ${rssPeak.toFixed(0)}), heap ${window.heapUsedMiB?.toFixed(0) ?? '?'} of ${window.heapTotalMiB?.toFixed(0) ?? '?'} MiB, malloc arena ${window.mallocHeapMiB?.toFixed(0) ?? '?'} MiB, external ${window.externalMiB?.toFixed(0) ?? '?'} MiB, events ${window.events ?? '?'}, outbox waiting ${window.outboxWaiting ?? '?'}, CPU ${window.cpuMsPerResponse?.toFixed(2) ?? '?'} ms/answer (database ${window.databaseCpuMsPerResponse?.toFixed(2) ?? '-'}), non-2xx ${window.non2xx}, load ${window.loadAverage.toFixed(2)}`,
     );
   }
   return {
@@ -345,7 +354,7 @@ export function soakMarkdown(report: SoakReport, title: string): string {
     value === null || value === undefined ? '' : value.toFixed(digits);
   const rows = report.windows.map(
     (window) =>
-      `| ${(window.endSecond / 60).toFixed(1)} | ${cell(window.requestsPerSecond)} | ${cell(window.latencyP99)} | ${cell(window.rssMiB)} | ${cell(window.rssPeakMiB)} | ${cell(window.heapUsedMiB)} / ${cell(window.heapTotalMiB)} | ${cell(window.mallocHeapMiB)} | ${cell(window.externalMiB)} | ${cell(window.cpuMsPerResponse, 2)} | ${window.events ?? ''} | ${window.outboxWaiting ?? ''} | ${window.emailsSent ?? ''} | ${window.non2xx + window.errors} | ${cell(window.loadAverage, 2)} |`,
+      `| ${(window.endSecond / 60).toFixed(1)} | ${cell(window.requestsPerSecond)} | ${cell(window.latencyP99)} | ${cell(window.rssMiB)} | ${cell(window.rssPeakMiB)} | ${cell(window.heapUsedMiB)} / ${cell(window.heapTotalMiB)} | ${cell(window.mallocHeapMiB)} | ${cell(window.externalMiB)} | ${cell(window.cpuMsPerResponse, 2)} (${cell(window.databaseCpuMsPerResponse, 2)}) | ${window.events ?? ''} | ${window.outboxWaiting ?? ''} | ${window.emailsSent ?? ''} | ${window.non2xx + window.errors} | ${cell(window.loadAverage, 2)} |`,
   );
   return [
     `### ${title}`,
@@ -356,7 +365,7 @@ export function soakMarkdown(report: SoakReport, title: string): string {
       .map(([kind, weight]) => `${kind} ${weight}`)
       .join(', ')}.`,
     '',
-    '| minute | req/s | p99 ms | RSS MiB | RSS peak | V8 heap used / held | malloc arena | external | CPU ms/answer | events | outbox waiting | e-mails sent | not 2xx | load |',
+    '| minute | req/s | p99 ms | RSS MiB | RSS peak | V8 heap used / held | malloc arena | external | CPU ms/answer (database) | events | outbox waiting | e-mails sent | not 2xx | load |',
     '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...rows,
     '',
