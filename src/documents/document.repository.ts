@@ -116,8 +116,9 @@ export abstract class DocumentRepository<
   }
 
   /**
-   * A clash on the live-number unique index (a concurrent request took the number) answers
-   * 409; a friendly check first answers the common case without a failed write.
+   * The numbering rule (numberTaken, domain/document-number.ts), held twice for speed and
+   * safety: a clash on the live-number unique index (a concurrent request took the number)
+   * answers 409; a friendly check first answers the common case without a failed write.
    */
   protected async guardNumber(document: D, write: () => Promise<unknown>): Promise<void> {
     const number = String(document[this.tables.numberKey]);
