@@ -1,5 +1,6 @@
 import { shiftDate } from '../../common/clock';
-import { AGING_BUCKETS, agingBucket, agingDueRanges } from './aging';
+import { Decimal } from '../../common/money/decimal';
+import { AGING_BUCKETS, agingBalance, agingBucket, agingDueRanges } from './aging';
 
 describe('aging buckets', () => {
   it.each([
@@ -28,5 +29,32 @@ describe('aging buckets', () => {
         expect({ days, holding }).toEqual({ days, holding: [agingBucket(days)] });
       }
     }
+  });
+});
+
+describe('agingBalance', () => {
+  const d = (text: string) => new Decimal(text);
+  const invoice = (fields: { voided?: boolean; paid?: string; status?: 'Paid' | 'Not Paid' }) => ({
+    voided: fields.voided ?? false,
+    paymentStatus: fields.status ?? ('Not Paid' as const),
+    total: d('100'),
+    amountPaid: d(fields.paid ?? '0'),
+  });
+  const text = (balance: Decimal | null) => balance?.toFixed() ?? null;
+
+  it('is the outstanding balance with the later entries undone', () => {
+    expect(text(agingBalance(invoice({ paid: '30' }), d('0')))).toBe('70');
+    expect(text(agingBalance(invoice({ paid: '30' }), d('20')))).toBe('90');
+    expect(text(agingBalance(invoice({ paid: '100', status: 'Paid' }), d('40')))).toBe('40');
+  });
+
+  it('is null when nothing was owed then, or the invoice is void', () => {
+    expect(agingBalance(invoice({ paid: '100', status: 'Paid' }), d('0'))).toBeNull();
+    expect(agingBalance(invoice({ paid: '30' }), d('-70'))).toBeNull();
+    expect(agingBalance(invoice({ voided: true }), d('0'))).toBeNull();
+  });
+
+  it('leaves out an invoice marked Paid by hand while a balance remains', () => {
+    expect(agingBalance(invoice({ paid: '30', status: 'Paid' }), d('10'))).toBeNull();
   });
 });
