@@ -73,6 +73,12 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  *
  * Last, the fixed cost of a request and its per-stage table (bench/pipeline-stages.ts, on an
  * empty MariaDB database; `--only pipeline` runs only that).
+ *
+ * --soak SECONDS runs none of the above: one mixed load for that long, sampled every minute
+ * (bench/api-load/soak.ts), written to bench/results/soak-<dialect>-<N>-<SECONDS>s[-<label>]
+ * .json and .md; with --heap-snapshots DIR the service writes heap snapshots there.
+ *
+ *   npm run bench -- --dialect mariadb --soak 1800 --keep
  */
 
 const ROOT = resolve(__dirname, '..');
