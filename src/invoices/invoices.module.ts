@@ -10,7 +10,11 @@ import { InvoicesController } from './invoices.controller';
 import { InvoicesRepository } from './invoices.repository';
 import { InvoicesService } from './invoices.service';
 
-/** Invoices; drafts (with their client), sends and prints them with the document operations. */
+/**
+ * Invoices; drafts (with their client), sends and prints them with the document operations.
+ * Its repository is exported to the ledger and to reminders, which act on the invoice row
+ * under its lock (each in its own unit of work).
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([Invoice, InvoiceLineItem, InvoicePayment, InvoiceSendLogEntry]),

@@ -92,6 +92,7 @@ export class LedgerService {
     private readonly events: EventLog,
   ) {}
 
+  /** Money received, within the outstanding balance; Paid once nothing is outstanding. */
   recordPayment(input: RecordPaymentDto): Promise<MessageResponseDto> {
     return this.database.transaction(async () => {
       const { invoice } = await this.moveCash(input.id, 'invoice.payment_recorded', {
