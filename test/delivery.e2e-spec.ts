@@ -8,7 +8,7 @@ import { Database } from '../src/database/database';
 import { OutboxMessage } from '../src/delivery/entities/outbox-message.entity';
 import { createClient } from './factories/clients';
 import { addCreditNote, readCreditNote } from './factories/credit-notes';
-import { createEstimate, EstimateSendLogEntry, readEstimate } from './factories/estimates';
+import { createEstimate, readEstimate } from './factories/estimates';
 import {
   createInvoice,
   payInvoice,
@@ -42,8 +42,8 @@ const FAST = {
   MAIL_RETRY_BASE_MS: '20',
 };
 
-/** Reads until `done` holds, at most `timeoutMs`; fails with the last value read. */
-type Entry = SendLogEntry | EstimateSendLogEntry;
+/** A send-log entry: invoices and estimates answer the same keys. */
+type Entry = SendLogEntry;
 
 /** An invoice with two lines, 10 % tax and a payment: every total the e-mail shows differs. */
 async function invoiceToSend(test: TestApp, names: string) {
