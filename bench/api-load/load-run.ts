@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 
 /*
  * One autocannon run, measured here rather than by autocannon's own histogram: autocannon keeps
@@ -14,7 +15,7 @@ interface AutocannonRequestData {
   body?: string | Buffer;
 }
 
-type RequestContext = { request?: LoadRequest };
+type RequestContext = { request?: LoadRequest; sentAt?: number };
 
 interface AutocannonRequest {
   setupRequest: (request: AutocannonRequestData, context: RequestContext) => AutocannonRequestData;
@@ -101,8 +102,11 @@ export function runLoad(
   options: {
     connections: number;
     seconds: number;
-    /** Called with every answer and the request it answers (the soak learns added ids). */
-    onAnswer?: (request: LoadRequest, status: number, body: string) => void;
+    /**
+     * Called with every answer, the request it answers and the milliseconds since that request
+     * was handed to autocannon (the soak learns added ids and times each kind of request).
+     */
+    onAnswer?: (request: LoadRequest, status: number, body: string, milliseconds: number) => void;
   },
 ): Promise<LoadResult> {
   const latencies: number[] = [];
@@ -111,13 +115,21 @@ export function runLoad(
     setupRequest: (data, context) => {
       const wanted = next();
       context.request = wanted;
+      context.sentAt = performance.now();
       // autocannon writes Content-Length into the headers it is given: a request without a
       // body after one with a body would otherwise announce the earlier body's length and hang.
       const { ['Content-Length']: _length, ...headers } = data.headers;
       return { ...data, headers, method: wanted.method, path: wanted.path, body: wanted.body };
     },
     onResponse: (status, body, context) => {
-      if (options.onAnswer && context.request) options.onAnswer(context.request, status, body);
+      if (options.onAnswer && context.request) {
+        options.onAnswer(
+          context.request,
+          status,
+          body,
+          performance.now() - (context.sentAt ?? performance.now()),
+        );
+      }
       if ((status < 200 || status > 299) && !firstFailure && context.request) {
         firstFailure = { status, request: context.request, body: body.slice(0, 2000) };
       }

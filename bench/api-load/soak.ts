@@ -65,6 +65,8 @@ export interface SoakWindow {
   databaseCpuMsPerResponse?: number;
   /** 1-minute load average of the machine at the end of the window. */
   loadAverage: number;
+  /** Each kind's median answer time in the window, in ms (wall time seen by the load). */
+  medianMsByKind: Partial<Record<SoakRequestKind, number>>;
 }
 
 export interface SoakReport {
@@ -126,11 +128,34 @@ export class SoakMix {
       }
     }
     this.counts[kind]++;
-    return this.request(kind);
+    const request = this.request(kind);
+    this.kindOf.set(request, kind);
+    return request;
   };
 
-  /** Keeps the id of an added invoice, so that later reads and sends can choose it. */
-  answered = (request: LoadRequest, status: number, body: string): void => {
+  /** Each kind's answer times (ms) since the last `takeTimes`. */
+  private times = new Map<SoakRequestKind, number[]>();
+  private readonly kindOf = new WeakMap<LoadRequest, SoakRequestKind>();
+
+  /** Each kind's median answer time (ms) since the last call, and starts counting again. */
+  takeTimes(): Partial<Record<SoakRequestKind, number>> {
+    const medians: Partial<Record<SoakRequestKind, number>> = {};
+    for (const [kind, times] of this.times) {
+      times.sort((a, b) => a - b);
+      medians[kind] = times[Math.floor(times.length / 2)];
+    }
+    this.times = new Map();
+    return medians;
+  }
+
+  /** Times the answer by kind; keeps the id of an added invoice for later reads and sends. */
+  answered = (request: LoadRequest, status: number, body: string, milliseconds: number): void => {
+    const kind = this.kindOf.get(request);
+    if (kind !== undefined) {
+      let times = this.times.get(kind);
+      if (times === undefined) this.times.set(kind, (times = []));
+      times.push(milliseconds);
+    }
     if (status !== 200 || request.path !== '/v1/invoice/add') return;
     const id = /"id":"(\d+)"/.exec(body)?.[1];
     if (id !== undefined) this.added.push(Number(id));
@@ -308,6 +333,7 @@ export async function runSoak(
           ? (databaseAfter - databaseBefore) / result.responses
           : undefined,
       loadAverage: context.loadAverage(),
+      medianMsByKind: mix.takeTimes(),
     };
     windows.push(window);
     if (context.snapshot && (windows.length === 1 || elapsed >= options.seconds)) {
@@ -368,6 +394,15 @@ export function soakMarkdown(report: SoakReport, title: string): string {
     '| minute | req/s | p99 ms | RSS MiB | RSS peak | V8 heap used / held | malloc arena | external | CPU ms/answer (database) | events | outbox waiting | e-mails sent | not 2xx | load |',
     '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...rows,
+    '',
+    'Median answer time of each kind of request, ms, per window (16 connections: it includes waiting behind the others):',
+    '',
+    `| minute | ${MIX.map(([kind]) => kind).join(' | ')} |`,
+    `|--:|${MIX.map(() => '--:').join('|')}|`,
+    ...report.windows.map(
+      (window) =>
+        `| ${(window.endSecond / 60).toFixed(1)} | ${MIX.map(([kind]) => cell(window.medianMsByKind[kind], 1)).join(' | ')} |`,
+    ),
     '',
     ...report.summary.map((line) => `- ${line}`),
   ].join('\n');
