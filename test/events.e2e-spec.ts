@@ -2,7 +2,7 @@ import { eventually } from './setup/eventually';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Response, Test } from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { apiKeyId } from '../src/http/auth/api-key-ring';
 import { ClientOutput, createClient } from './factories/clients';
 import { addCreditNote } from './factories/credit-notes';
@@ -127,6 +127,21 @@ function eventReader(agent: () => TestAgent) {
   const history = async (object: string, id: string) =>
     (await list(`?object=${object}&object_id=${id}`)).data;
   return { list, all, lastId, total, track, history };
+}
+
+/** Writes an event in `runner`'s open transaction, leaves it uncommitted, and answers its id. */
+async function writeUncommitted(runner: QueryRunner, createdAt: Date | string): Promise<number> {
+  await runner.query(
+    `INSERT INTO events (type, created_at, actor, object, object_id, data, changes)
+     VALUES ('client.created', ?, 'test', 'client', 1, '{}', '{}')`,
+    [createdAt],
+  );
+  const inserted = (await runner.query(
+    testDialect() === 'sqlite'
+      ? 'SELECT last_insert_rowid() AS id'
+      : 'SELECT LAST_INSERT_ID() AS id',
+  )) as Array<{ id: number | string }>;
+  return Number(inserted[0].id);
 }
 
 /** Reads until `done` holds, at most `timeoutMs`; fails with the last value read. */
@@ -1088,7 +1103,8 @@ describe('Events', () => {
         }
       });
 
-      // Last in this app: on MariaDB the gap it leaves holds every keyset page for a while.
+      // On MariaDB the gap it leaves holds every keyset page for a while: the one test after
+      // it moves the clock past that first.
       it('the feed never skips an event: a keyset page ends before a transaction still committing', async () => {
         const dataSource = test.app.get(DataSource);
         const before = await events.lastId();
@@ -1098,16 +1114,7 @@ describe('Events', () => {
         try {
           // Another transaction has written its event (taking the next id) and not committed.
           await runner.startTransaction();
-          await runner.query(
-            `INSERT INTO events (type, created_at, actor, object, object_id, data, changes)
-             VALUES ('client.created', '2026-01-01 00:00:00', 'test', 'client', 1, '{}', '{}')`,
-          );
-          const inserted = (await runner.query(
-            testDialect() === 'sqlite'
-              ? 'SELECT last_insert_rowid() AS id'
-              : 'SELECT LAST_INSERT_ID() AS id',
-          )) as Array<{ id: number | string }>;
-          const gap = Number(inserted[0].id);
+          const gap = await writeUncommitted(runner, '2026-01-01 00:00:00');
           expect(gap).toBeGreaterThan(before);
           if (testDialect() === 'sqlite') {
             // SQLite: one transaction at a time, so none can commit behind a later one; the
@@ -1161,15 +1168,7 @@ describe('Events', () => {
           await runner.connect();
           try {
             await runner.startTransaction();
-            await runner.query(
-              `INSERT INTO events (type, created_at, actor, object, object_id, data, changes)
-               VALUES ('client.updated', ?, 'test', 'client', 1, '{}', '{}')`,
-              [clock.now()],
-            );
-            const [{ id }] = (await runner.query('SELECT LAST_INSERT_ID() AS id')) as {
-              id: number | string;
-            }[];
-            const late = Number(id);
+            const late = await writeUncommitted(runner, clock.now());
             const after = await events.track(() =>
               api.post('/v1/client/add').send({ names: 'Committed before the late one' }),
             );

@@ -1,3 +1,5 @@
+import { parseId } from './input-rules';
+
 /** Every failure the services raise on purpose, with the status the error filter answers. */
 export const DOMAIN_ERROR_STATUS = {
   NOT_FOUND: 404,
@@ -47,6 +49,13 @@ export class DomainException extends Error {
 
   static notFound(resource: string, id: string): DomainException {
     return new DomainException('NOT_FOUND', `${resource} ${id} not found`);
+  }
+
+  /** The id an `id` parameter names (digits, any length); 404 naming `resource` when none. */
+  static idOrNotFound(resource: string, idText: string): number {
+    const id = parseId(idText);
+    if (id === null) throw DomainException.notFound(resource, idText);
+    return id;
   }
 
   /** A rule on one input field, answered like a validation failure. */

@@ -2,7 +2,6 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
-import { parseId } from '../common/input-rules';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
 import { EventLog } from '../events/event-log';
@@ -228,8 +227,6 @@ export class EstimatesService {
 
   /** The live estimate an `id` parameter names (digits, any length), or 404. */
   private async liveEstimateNamed(idText: string, forUpdate = false): Promise<Estimate> {
-    const id = parseId(idText);
-    if (id === null) throw DomainException.notFound('Estimate', idText);
-    return this.liveEstimate(id, forUpdate);
+    return this.liveEstimate(DomainException.idOrNotFound('Estimate', idText), forUpdate);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
-import { parseId } from '../common/input-rules';
 import { dateRange, idFilter } from '../common/list-query.dto';
 import { ZERO } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
@@ -197,7 +196,7 @@ export class InvoicesService {
   /** Sends the invoice as it is now (DocumentOperations.send); a void one answers 409. */
   send(input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.operations.send('invoice', this.invoices, input, async (idText) => {
-      const invoice = await this.changeableInvoice(this.idOf(idText));
+      const invoice = await this.changeableInvoice(DomainException.idOrNotFound('Invoice', idText));
       const before = toRecordPart(invoice, this.clock.today());
       const print = await this.invoices.findLivePrint(invoice.id);
       if (!print) throw new Error(`Invoice ${invoice.id} is locked but not readable`);
@@ -252,12 +251,5 @@ export class InvoicesService {
     const invoice = await this.liveInvoice(id, true);
     refuseIfVoid(invoice);
     return invoice;
-  }
-
-  /** The id an `id` parameter names (digits, any length); 404 when it cannot name one. */
-  private idOf(idText: string): number {
-    const id = parseId(idText);
-    if (id === null) throw DomainException.notFound('Invoice', idText);
-    return id;
   }
 }

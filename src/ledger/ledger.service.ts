@@ -234,7 +234,7 @@ export class LedgerService {
       rule: (ledger: Invoice, amount: Decimal) => LedgerMove;
     },
   ): Promise<{ invoice: Invoice; entries: InvoicePayment[] }> {
-    const detail = await this.changeableDetail(this.idOf(idText));
+    const detail = await this.changeableDetail(DomainException.idOrNotFound('Invoice', idText));
     const invoice = detail.document;
     checkMinorDigits(move.amount, invoice.currency, move.field);
     const before = this.snapshotOf(invoice);
@@ -325,12 +325,5 @@ export class LedgerService {
     }
     refuseIfVoid(invoice);
     return invoice;
-  }
-
-  /** The id an `id` parameter names (digits, any length); 404 when it cannot name one. */
-  private idOf(idText: string): number {
-    const id = parseId(idText);
-    if (id === null) throw DomainException.notFound('Invoice', idText);
-    return id;
   }
 }
