@@ -1190,7 +1190,8 @@ async function main(): Promise<void> {
         await mkdir(join(ROOT, 'bench/results'), { recursive: true });
         await writeFile(
           join(ROOT, 'bench/results', `${name}.json`),
-          `${JSON.stringify({ ...soak, machine, options: { ...options, only: null } }, null, 2)}\n`,
+          // Whether snapshots were taken, not where: the folder is outside the repository.
+          `${JSON.stringify({ ...soak, machine, options: { ...options, only: null, heapSnapshots: options.heapSnapshots !== null } }, null, 2)}\n`,
         );
         const markdown = soakMarkdown(
           soak,
