@@ -2,7 +2,7 @@ import { ByteBoundedCache, OBJECT_BYTES, stringBytes } from './byte-bounded-cach
 
 /** What the cache counts for a key whose value `sizeOf` puts at `valueBytes`. */
 const entryBytes = (key: string, valueBytes: number) =>
-  stringBytes(key) + valueBytes + 2 * OBJECT_BYTES;
+  stringBytes(key) + valueBytes + 3 * OBJECT_BYTES;
 
 describe('ByteBoundedCache', () => {
   it('makes a value once and answers it again while it is kept', () => {
@@ -14,11 +14,11 @@ describe('ByteBoundedCache', () => {
     expect(cache.bytes).toBe(entryBytes('word', stringBytes('shaped')));
   });
 
-  it('never holds more bytes than its budget, letting the least recently used go first', () => {
+  it('never holds more bytes than its budget, letting entries not asked for again go first', () => {
     const perEntry = entryBytes('k0', 100);
     const cache = new ByteBoundedCache<number>(perEntry * 4, () => 100);
     for (const key of ['k0', 'k1', 'k2', 'k3']) cache.get(key, () => 1);
-    // k0 used again: k1 is now the least recently used.
+    // k0 asked for again: k1 is the oldest not asked for since.
     cache.get('k0', () => 2);
     cache.get('k4', () => 1);
     expect(cache.size).toBe(4);
@@ -31,6 +31,19 @@ describe('ByteBoundedCache', () => {
       });
     }
     expect(made).toEqual(['k1']);
+  });
+
+  it('keeps one key apart in each scope, under the one budget', () => {
+    const cache = new ByteBoundedCache<string>(10_000, (value) => stringBytes(value));
+    const regular = {};
+    const bold = {};
+    expect(cache.get('word', () => 'regular', regular)).toBe('regular');
+    expect(cache.get('word', () => 'bold', bold)).toBe('bold');
+    expect(cache.get('word', () => 'again', regular)).toBe('regular');
+    expect(cache.size).toBe(2);
+    expect(cache.bytes).toBe(
+      entryBytes('word', stringBytes('regular')) + entryBytes('word', stringBytes('bold')),
+    );
   });
 
   it('answers an entry larger than a quarter of the budget without keeping it', () => {

@@ -38,8 +38,8 @@ interface ShapedText {
 }
 
 /**
- * Shaped texts (pdfkit lays out word by word) of every parsed font, shared by every document: a
- * word is shaped once, not once per document. Bounded by bytes (see TEXT_CACHE_BYTES).
+ * Shaped texts (pdfkit lays out word by word) by parsed font, shared by every document: a word
+ * is shaped once, not once per document. Bounded by bytes (see TEXT_CACHE_BYTES).
  */
 const SHAPED = new ByteBoundedCache<ShapedText>(
   TEXT_CACHE_BYTES.shaped,
@@ -52,9 +52,6 @@ const SHAPED = new ByteBoundedCache<ShapedText>(
 );
 /** A shaped glyph (its object and code point array) and its position, about. */
 const SHAPED_GLYPH_BYTES = 4 * OBJECT_BYTES + 9 * FIELD_BYTES;
-/** Each parsed font's prefix in SHAPED's keys. */
-const FONT_PREFIX = new WeakMap<fontkit.Font, string>();
-let fontsShaped = 0;
 
 /** What pdfkit reads of a layout; `advanceWidth` sums the positions pdfkit scales in place. */
 export interface DocumentGlyphRun {
@@ -174,14 +171,8 @@ export class DocumentFont {
   }
 
   private shapedOnce(text: string, rtl: boolean): ShapedText {
-    let prefix = FONT_PREFIX.get(this.font);
-    if (prefix === undefined) {
-      // Keys start with two characters, the font's and the direction's, then the text.
-      prefix = String.fromCharCode(0xe000 + fontsShaped++);
-      FONT_PREFIX.set(this.font, prefix);
-    }
-    const key = `${prefix}${rtl ? '\u0001' : '\u0000'}${text}`;
-    return SHAPED.get(key, () => this.shape(text, rtl));
+    const key = rtl ? `\u0001${text}` : text;
+    return SHAPED.get(key, () => this.shape(text, rtl), this.font);
   }
 
   /** fontkit's layout of the text, each glyph labelled with what it extracts as. */

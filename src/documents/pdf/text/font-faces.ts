@@ -50,10 +50,7 @@ export interface FontFace {
   width(text: string, size: number): number;
 }
 
-/**
- * Measured advances of words, in font units, of every face (keyed by the face's character and
- * the word), bounded by bytes (see TEXT_CACHE_BYTES).
- */
+/** Measured advances of words, in font units, by face; bounded by bytes (see TEXT_CACHE_BYTES). */
 const MEASURED = new ByteBoundedCache<number>(TEXT_CACHE_BYTES.measured, () => FIELD_BYTES);
 
 /** Whether a face has a character, for the Basic Multilingual Plane: 0 not asked yet, 1, 2. */
@@ -64,16 +61,12 @@ class LazyFontFace implements FontFace {
   private parsed: fontkit.Font | undefined;
   /** By BMP code point (64 KiB a face asked); other planes are asked of the font each time. */
   private coverage: Uint8Array | undefined;
-  /** This face's first character in MEASURED's keys. */
-  private readonly prefix: string;
   private unitsPerEm = 0;
 
   constructor(
     readonly family: FamilyName,
     readonly weight: Weight,
-  ) {
-    this.prefix = String.fromCharCode(0xe000 + facesMade++);
-  }
+  ) {}
 
   get key(): string {
     return `${this.family}-${this.weight}`;
@@ -106,7 +99,7 @@ class LazyFontFace implements FontFace {
   }
 
   private advance(word: string): number {
-    return MEASURED.get(this.prefix + word, () => this.font.layout(word).advanceWidth);
+    return MEASURED.get(word, () => this.font.layout(word).advanceWidth, this);
   }
 
   covers(codePoint: number): boolean {
@@ -120,8 +113,6 @@ class LazyFontFace implements FontFace {
     return covered === COVERED;
   }
 }
-
-let facesMade = 0;
 
 const FACES = {} as Record<FamilyName, Record<Weight, FontFace>>;
 for (const family of Object.keys(FAMILY_FILES) as FamilyName[]) {
