@@ -13,7 +13,7 @@ const ESM_PACKAGES = '@nestjs/terminus|request-filtering-agent|intl-messageforma
 // Compiled file by file, without type checking: `npm run lint` type-checks src, test and bench
 // (tsc --noEmit) once, instead of every test worker building the whole program again.
 const tsJest = {
-  '^.+\\.ts$': ['ts-jest', { isolatedModules: true }],
+  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }],
   [`/node_modules/(${ESM_PACKAGES})/.+\\.js$`]: '<rootDir>/test/setup/esm-package.transform.js',
 };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
