@@ -42,7 +42,12 @@ const e2e = (dialect) => ({
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
   // MariaDB: the migrations run once per run; each file's database is built from their result.
-  ...(dialect === 'mariadb' ? { globalSetup: '<rootDir>/test/setup/mariadb-schema.ts' } : {}),
+  ...(dialect === 'mariadb'
+    ? {
+        globalSetup: '<rootDir>/test/setup/mariadb-schema.ts',
+        globalTeardown: '<rootDir>/test/setup/mariadb-schema-teardown.ts',
+      }
+    : {}),
   globals: { TEST_DIALECT: dialect },
 });
 
