@@ -379,6 +379,30 @@ if (testDialect() === 'mysql') {
       expect(payments).toHaveLength(1);
       expect(stored[0].amount_paid).toBe('10.00');
     });
+
+    it('a detail read (a prepared statement) held up past the statement bound answers 503 at the bound, then reads again', async () => {
+      const invoice = await createInvoice(test.http, { client });
+      const side = await direct();
+      let response: Response;
+      let elapsed: number;
+      try {
+        // A table lock: a plain read waits for it without end (innodb_lock_wait_timeout is for
+        // row locks), so only the statement bound can end the wait.
+        await side.query('LOCK TABLES invoices WRITE');
+        const started = Date.now();
+        response = await test.http.get(`/v1/invoice/${invoice.id}`);
+        elapsed = Date.now() - started;
+      } finally {
+        await side.query('UNLOCK TABLES');
+        await side.end();
+      }
+
+      expectError(response, 503);
+      expect(response.body).toEqual(UNAVAILABLE);
+      expect(elapsed).toBeGreaterThanOrEqual(QUERY_TIMEOUT_MS - 100);
+      expect(elapsed).toBeLessThan(QUERY_TIMEOUT_MS + 2000);
+      expect((await readInvoice(test.http, invoice.id)).invoice[0].id).toBe(invoice.id);
+    });
   });
 } else {
   /**

@@ -145,6 +145,7 @@ describe('boundMysqlPool', () => {
     jest.advanceTimersByTime(1000);
     const connection = {
       query: jest.fn((_sql: unknown, _values: unknown, done: (error: null) => void) => done(null)),
+      execute: jest.fn(),
       release: jest.fn(),
       destroy: jest.fn(),
     };
@@ -155,40 +156,85 @@ describe('boundMysqlPool', () => {
     expect(connection.release).toHaveBeenCalledTimes(1);
   });
 
-  it('sets the lock wait once per connection, and bounds and drops a statement that does not answer', () => {
+  /**
+   * A connection handed out through the bounded pool, whose `query` and `execute` answer the
+   * first statement (the lock wait) and then hold each one's callback until told.
+   */
+  function handedConnection() {
     const pool = stuckPool();
     boundMysqlPool(pool, bounds);
-    const reset = jest.fn();
     const sent: unknown[] = [];
     let pending: ((error: Error | null) => void) | null = null;
+    const send = (sql: unknown, values: unknown, done: (error: Error | null) => void) => {
+      // As mysql2's execute refuses values, before anything is sent.
+      if (Array.isArray(values) && values.includes(undefined)) {
+        throw new TypeError('Bind parameters must not contain undefined');
+      }
+      sent.push(sql);
+      if (sent.length === 1) done(null);
+      else pending = done;
+    };
     const connection = {
-      query: (sql: unknown, _values: unknown, done: (error: Error | null) => void) => {
-        sent.push(sql);
-        if (sent.length === 1) done(null);
-        else pending = done;
-      },
+      query: send,
+      execute: send,
       release: jest.fn(),
       destroy: jest.fn(),
-      stream: { resetAndDestroy: reset, destroy: jest.fn() },
+      stream: { resetAndDestroy: jest.fn(), destroy: jest.fn() },
     };
     const callback = jest.fn();
     pool.getConnection(callback);
     pool.waiting[0](null, connection);
     const [, handed] = callback.mock.calls[0] as [null, typeof connection];
+    return { connection, handed, sent, answer: (error: Error | null) => pending?.(error) };
+  }
+
+  it.each(['query', 'execute'] as const)(
+    'sets the lock wait once per connection, and bounds and drops a statement (%s) that does not answer',
+    (method) => {
+      const { connection, handed, sent, answer } = handedConnection();
+      const answered = jest.fn();
+
+      handed[method]('COMMIT', undefined, answered);
+      jest.advanceTimersByTime(2999);
+      expect(answered).not.toHaveBeenCalled();
+      jest.advanceTimersByTime(1);
+
+      expect(sent).toEqual(['SET SESSION innodb_lock_wait_timeout = 1', 'COMMIT']);
+      expect(answered).toHaveBeenCalledTimes(1);
+      expect(answered).toHaveBeenCalledWith(expect.objectContaining({ code: QUERY_TIMEOUT }));
+      expect(connection.destroy).toHaveBeenCalled();
+      expect(connection.stream.resetAndDestroy).toHaveBeenCalled();
+      // The lost answer, should it come after all, reaches nobody.
+      answer(null);
+      expect(answered).toHaveBeenCalledTimes(1);
+    },
+  );
+
+  it.each(['query', 'execute'] as const)(
+    'hands on a statement (%s) answered within the bound, and keeps its connection',
+    (method) => {
+      const { connection, handed, answer } = handedConnection();
+      const answered = jest.fn();
+
+      handed[method]('SELECT 1', [], answered);
+      jest.advanceTimersByTime(2999);
+      answer(null);
+      jest.advanceTimersByTime(10_000);
+
+      expect(answered).toHaveBeenCalledTimes(1);
+      expect(answered).toHaveBeenCalledWith(null);
+      expect(connection.destroy).not.toHaveBeenCalled();
+    },
+  );
+
+  it('leaves no bound behind a statement refused before it was sent', () => {
+    const { connection, handed } = handedConnection();
     const answered = jest.fn();
 
-    handed.query('COMMIT', undefined, answered);
-    jest.advanceTimersByTime(2999);
-    expect(answered).not.toHaveBeenCalled();
-    jest.advanceTimersByTime(1);
+    expect(() => handed.execute('SELECT ?', [undefined], answered)).toThrow(TypeError);
+    jest.advanceTimersByTime(10_000);
 
-    expect(sent).toEqual(['SET SESSION innodb_lock_wait_timeout = 1', 'COMMIT']);
-    expect(answered).toHaveBeenCalledTimes(1);
-    expect(answered).toHaveBeenCalledWith(expect.objectContaining({ code: QUERY_TIMEOUT }));
-    expect(connection.destroy).toHaveBeenCalled();
-    expect(reset).toHaveBeenCalled();
-    // The lost answer, should it come after all, reaches nobody.
-    (pending as unknown as (error: Error | null) => void)(null);
-    expect(answered).toHaveBeenCalledTimes(1);
+    expect(answered).not.toHaveBeenCalled();
+    expect(connection.destroy).not.toHaveBeenCalled();
   });
 });

@@ -14,9 +14,14 @@ export interface MysqlBounds {
 
 export type Callback = (error: (Error & { code?: string }) | null, ...results: unknown[]) => void;
 
+/** A statement as mysql2 takes it: its text, or options that hold it (`{ sql, timeout }`). */
+export type Statement = string | { sql: string };
+
 /** The parts of a mysql2 pooled connection that the bounds use. */
 export interface MysqlConnection {
-  query(sql: string, values: unknown, callback?: Callback): unknown;
+  query(sql: Statement, values: unknown, callback?: Callback): unknown;
+  /** A prepared statement: prepared on the connection, once per text, and run. */
+  execute(sql: Statement, values: unknown, callback?: Callback): unknown;
   release(): void;
   destroy(): void;
   stream?: { resetAndDestroy?(): unknown; destroy(): unknown };
@@ -35,12 +40,13 @@ const boundedPools = new WeakSet<object>();
  * none of its own for a pool: a connection (opened, or freed by another request) within
  * `connectTimeoutMs`, and each statement within `queryTimeoutMs`.
  *
- * A statement past its bound takes its connection with it. mysql2's own per-query `timeout`
- * does not: it answers the caller but keeps the connection waiting on the lost answer, queues
- * the ROLLBACK behind it (so it never runs), lets the connection go back to the pool, and keeps
- * its timer running after the connection is gone. Dropping the connection with a TCP reset
- * discards whatever was not yet sent (a COMMIT, say), and the server rolls back a transaction
- * whose connection is gone: a request that answered 503 for a timeout does not commit later.
+ * A statement past its bound, text or prepared, takes its connection with it. mysql2's own
+ * per-query `timeout` does not: it answers the caller but keeps the connection waiting on the
+ * lost answer, queues the ROLLBACK behind it (so it never runs), lets the connection go back to
+ * the pool, and keeps its timer running after the connection is gone. Dropping the connection
+ * with a TCP reset discards whatever was not yet sent (a COMMIT, say), and the server rolls back
+ * a transaction whose connection is gone: a request that answered 503 for a timeout does not
+ * commit later.
  *
  * Lock waits are left to InnoDB, with `innodb_lock_wait_timeout` set below the statement bound
  * on every connection, so a blocked statement fails on its own (ER_LOCK_WAIT_TIMEOUT), keeps
@@ -109,24 +115,33 @@ export function boundMysqlPool(pool: MysqlPool, bounds: MysqlBounds): void {
   }
 
   function boundQueries(connection: MysqlConnection): void {
-    const query = connection.query.bind(connection);
-    connection.query = (sql, values, callback) => {
-      if (typeof values === 'function') return connection.query(sql, undefined, values as Callback);
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        abandon(connection);
-        const error = new Error(
-          `The database did not answer within ${bounds.queryTimeoutMs} ms`,
-        ) as Error & { code: string };
-        error.code = QUERY_TIMEOUT;
-        callback?.(error);
-      }, bounds.queryTimeoutMs);
-      return query(sql, values, (error, ...results) => {
-        clearTimeout(timer);
-        if (!timedOut) callback?.(error, ...results);
-      });
-    };
+    for (const method of ['query', 'execute'] as const) {
+      const run = connection[method].bind(connection);
+      const bounded: MysqlConnection[typeof method] = (sql, values, callback) => {
+        if (typeof values === 'function') return bounded(sql, undefined, values as Callback);
+        let timedOut = false;
+        const timer = setTimeout(() => {
+          timedOut = true;
+          abandon(connection);
+          const error = new Error(
+            `The database did not answer within ${bounds.queryTimeoutMs} ms`,
+          ) as Error & { code: string };
+          error.code = QUERY_TIMEOUT;
+          callback?.(error);
+        }, bounds.queryTimeoutMs);
+        try {
+          return run(sql, values, (error, ...results) => {
+            clearTimeout(timer);
+            if (!timedOut) callback?.(error, ...results);
+          });
+        } catch (error) {
+          // Refused before it was sent (execute checks its values): nothing to wait for.
+          clearTimeout(timer);
+          throw error;
+        }
+      };
+      connection[method] = bounded;
+    }
   }
 }
 
