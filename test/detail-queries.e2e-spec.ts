@@ -1,19 +1,40 @@
+import { createConnection } from 'mysql2/promise';
 import { DataSource, EntityManager } from 'typeorm';
 import { Decimal } from '../src/common/money/decimal';
 import { LIVE } from '../src/database/columns';
+import {
+  readCreditNoteDetail,
+  readCreditNotePrint,
+} from '../src/credit-notes/credit-note-detail.query';
 import { jsonRows } from '../src/database/json-rows';
 import { EstimateLineItem } from '../src/estimates/entities/estimate-line-item.entity';
 import { EstimateSendLogEntry } from '../src/estimates/entities/estimate-send-log-entry.entity';
 import { Estimate } from '../src/estimates/entities/estimate.entity';
-import { EstimateDetailRecord, readEstimateDetail } from '../src/estimates/estimate-detail.query';
+import {
+  EstimateDetailRecord,
+  readEstimateDetail,
+  readEstimatePrint,
+} from '../src/estimates/estimate-detail.query';
 import { InvoiceLineItem } from '../src/invoices/entities/invoice-line-item.entity';
 import { InvoicePayment } from '../src/invoices/entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from '../src/invoices/entities/invoice-send-log-entry.entity';
 import { Invoice } from '../src/invoices/entities/invoice.entity';
-import { InvoiceDetailRecord, readInvoiceDetail } from '../src/invoices/invoice-detail.query';
+import {
+  InvoiceDetailRecord,
+  lockInvoiceDetail,
+  readInvoiceDetail,
+  readInvoicePrint,
+} from '../src/invoices/invoice-detail.query';
 import { createClient } from './factories/clients';
+import { addCreditNote } from './factories/credit-notes';
 import { createEstimate, estimateLines, sendEstimate } from './factories/estimates';
-import { createInvoice, lineItems, payInvoice, sendInvoice } from './factories/invoices';
+import {
+  createInvoice,
+  lineItems,
+  payInvoice,
+  refundInvoice,
+  sendInvoice,
+} from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { QueryCounter } from './setup/query-counter';
 import { testDialect } from './setup/test-database';
@@ -433,6 +454,235 @@ describe('Detail reads: a document and its children in one statement', () => {
       expect(jsonBytes(detail!.lines.map((line) => line.description))).toBeGreaterThan(MEGABYTE);
       expect(jsonBytes(detail!.sends.map((send) => send.email))).toBeGreaterThan(MEGABYTE);
     });
+  });
+
+  /*
+   * MySQL/MariaDB run the statement prepared (binary protocol), SQLite as a text query. What the
+   * text protocol gave before is the reference: the same statement through `manager.query`,
+   * hydrated by the same code, must read the same detail, class for class and value for value.
+   */
+  describe('prepared on MySQL/MariaDB, as text on SQLite', () => {
+    const mysql = testDialect() === 'mysql';
+    let dataSource: DataSource;
+
+    beforeAll(() => {
+      dataSource = test.app.get(DataSource);
+    });
+
+    /**
+     * `read` on `on` as the service runs it (counted: one statement), then as the text query
+     * it was: MySQL/MariaDB must not have gone through `manager.query` the first time, SQLite
+     * must have. Answers both reads.
+     */
+    async function bothWays<T>(
+      on: EntityManager,
+      read: (manager: EntityManager) => Promise<T>,
+    ): Promise<{ read: T; asText: T }> {
+      const rows = jsonRows(on);
+      const textQuery = jest.spyOn(on, 'query');
+      try {
+        let served: T | undefined;
+        expect(await queries.measure(async () => (served = await read(on)))).toBe(1);
+        expect(textQuery).toHaveBeenCalledTimes(mysql ? 0 : 1);
+        const asTextRead = jest
+          .spyOn(rows, 'read')
+          .mockImplementation((manager, build, parameters) =>
+            manager.query(rows.statement(build), parameters),
+          );
+        try {
+          const asText = await read(on);
+          expect(textQuery).toHaveBeenCalledTimes(mysql ? 1 : 2);
+          return { read: served as T, asText };
+        } finally {
+          asTextRead.mockRestore();
+        }
+      } finally {
+        textQuery.mockRestore();
+      }
+    }
+
+    async function expectSameBothWays<T>(
+      read: (manager: EntityManager) => Promise<T>,
+      on: EntityManager = manager,
+    ): Promise<T> {
+      const both = await bothWays(on, read);
+      expect(both.read).toStrictEqual(both.asText);
+      return both.read;
+    }
+
+    it('invoices, their print reads and credit notes: ledgers, sends, a client language, awkward text, extreme decimals', async () => {
+      const client = await createClient(test.http, { names: AWKWARD_TEXT, language: 'de' });
+      // Near the 1,000 characters a description may hold, bytes of two, three and four.
+      const long = `${AWKWARD_TEXT} ${'ß€😀'.repeat(220)}`;
+      const invoice = await createInvoice(test.http, {
+        client,
+        description: AWKWARD_TEXT,
+        note: `${AWKWARD_TEXT}\nsecond line`,
+        items: [
+          { description: long, quantity: 1, rate: '10.00' },
+          ...lineItems(2, { rate: '10.00' }),
+        ],
+      });
+      const id = Number(invoice.id);
+      await payInvoice(test.http, invoice.id, '5.50');
+      await payInvoice(test.http, invoice.id, '1.25', { payment_method: 'Cash' });
+      await refundInvoice(test.http, invoice.id, '1.00', { reason: AWKWARD_TEXT });
+      const { credit_note } = await addCreditNote(test.http, invoice.id, {
+        items: [{ description: long, quantity: 1, rate: '3.33' }, ...lineItems(1)],
+      });
+      const creditNoteId = Number(credit_note[0].id);
+      await sendInvoice(test.http, invoice.id, 'first@example.com');
+      await sendInvoice(test.http, invoice.id, 'second@example.com');
+      await test.http
+        .post('/v1/credit-note/send')
+        .send({ id: credit_note[0].id, email: 'credit@example.com' })
+        .expect(200);
+      // Every digit a DECIMAL(17,4) holds, beyond what a currency's rounding lets through.
+      const [line] = await manager.find(InvoiceLineItem, { where: { invoiceId: id } });
+      await manager.update(InvoiceLineItem, line.id, {
+        quantity: new Decimal('0.0001'),
+        rate: new Decimal('1234567890123.4567'),
+        amount: new Decimal('-9999999999999.9999'),
+      });
+      await manager.update(Invoice, id, { taxRate: new Decimal('12.3456') });
+
+      const detail = await expectSameBothWays((on) => readInvoiceDetail(on, id));
+      const print = await expectSameBothWays((on) => readInvoicePrint(on, id));
+      await dataSource.transaction((tx) =>
+        expectSameBothWays((on) => lockInvoiceDetail(on, id), tx),
+      );
+      const credited = await expectSameBothWays((on) => readCreditNoteDetail(on, creditNoteId));
+      await expectSameBothWays((on) => readCreditNotePrint(on, creditNoteId));
+
+      expect(detail?.payments.map((entry) => entry.status)).toEqual([
+        'Completed',
+        'Completed',
+        'Refunded',
+        'Credited',
+      ]);
+      expect(detail?.sends).toHaveLength(2);
+      expect(detail?.lines.map((entry) => entry.description)).toContain(long);
+      expect(fixed(detail!.lines.find((entry) => entry.id === line.id)!.amount)).toBe(
+        '-9999999999999.9999',
+      );
+      expect(print?.clientLanguage).toBe('de');
+      expect(credited?.lines[0].description).toBe(long);
+      expect(credited?.sends.map((entry) => entry.email)).toEqual(['credit@example.com']);
+    });
+
+    it('a voided invoice, documents without children, estimates, archived and unknown ids', async () => {
+      const voided = await createInvoice(test.http);
+      await sendInvoice(test.http, voided.id, 'void@example.com');
+      await test.http.post(`/v1/invoice/${voided.id}/void`).send({ reason: 'Wrong' }).expect(200);
+      const bare = await createInvoice(test.http);
+      await manager.delete(InvoiceLineItem, { invoiceId: Number(bare.id) });
+      const estimate = await createEstimate(test.http, {
+        description: AWKWARD_TEXT,
+        items: estimateLines(3),
+        accepted: true,
+      });
+      await sendEstimate(test.http, estimate.id, 'estimate@example.com');
+      const bareEstimate = await createEstimate(test.http, { accepted: false });
+      await manager.delete(EstimateLineItem, { estimateId: Number(bareEstimate.id) });
+      const archived = await createInvoice(test.http);
+      await test.http.delete(`/v1/invoice/${archived.id}`).expect(200);
+
+      const read = await expectSameBothWays((on) => readInvoiceDetail(on, Number(voided.id)));
+      const empty = await expectSameBothWays((on) => readInvoicePrint(on, Number(bare.id)));
+      await expectSameBothWays((on) => readEstimateDetail(on, Number(estimate.id)));
+      await expectSameBothWays((on) => readEstimatePrint(on, Number(estimate.id)));
+      const emptyEstimate = await expectSameBothWays((on) =>
+        readEstimateDetail(on, Number(bareEstimate.id)),
+      );
+
+      expect(read?.document.voidedAt).toBeInstanceOf(Date);
+      expect(read?.document.voidReason).toBe('Wrong');
+      expect([empty?.lines, empty?.payments, empty?.sends, empty?.clientLanguage]).toEqual([
+        [],
+        [],
+        [],
+        '',
+      ]);
+      expect([emptyEstimate?.lines, emptyEstimate?.sends]).toEqual([[], []]);
+      expect(await expectSameBothWays((on) => readInvoiceDetail(on, Number(archived.id)))).toBe(
+        null,
+      );
+      expect(await expectSameBothWays((on) => readCreditNoteDetail(on, 999999999))).toBe(null);
+    });
+
+    it('a stored datetime that is no instant (month 0, which MariaDB stores) reads as the text query read it', async () => {
+      const invoice = await createInvoice(test.http);
+      const id = Number(invoice.id);
+      // The binary protocol alone would answer 10 December 2025 (mysql2 computes the Date).
+      await manager.query('UPDATE invoices SET voided_at = ? WHERE id = ?', [
+        '2026-00-10 12:00:00',
+        id,
+      ]);
+
+      const { read, asText } = await bothWays(manager, (on) => readInvoiceDetail(on, id));
+
+      // An invalid Date equals no other in toStrictEqual: compared as text, the rest strictly.
+      expect(String(read?.document.voidedAt)).toBe(String(asText?.document.voidedAt));
+      if (mysql) expect(String(read?.document.voidedAt)).toBe('Invalid Date');
+      const withoutVoidedAt = (detail: InvoiceDetailRecord | null) => ({
+        ...detail,
+        document: { ...detail?.document, voidedAt: null },
+      });
+      expect(withoutVoidedAt(read)).toStrictEqual(withoutVoidedAt(asText));
+    });
+
+    if (mysql) {
+      it('prepares each statement once per connection, and runs a locked read on the transaction’s connection, locking its row only', async () => {
+        const invoice = await createInvoice(test.http);
+        const other = await createInvoice(test.http);
+        const side = await createConnection(
+          (process.env.DATABASE_URL ?? '').replace(/^mariadb:/, 'mysql:'),
+        );
+        try {
+          await dataSource.transaction(async (tx) => {
+            /** This connection's count of prepared statements and of their runs. */
+            const counts = async () => {
+              const rows = await tx.query<Array<{ Variable_name: string; Value: string }>>(
+                "SHOW SESSION STATUS WHERE Variable_name IN ('Com_stmt_prepare', 'Com_stmt_execute')",
+              );
+              return Object.fromEntries(rows.map((row) => [row.Variable_name, Number(row.Value)]));
+            };
+            const id = Number(invoice.id);
+            await lockInvoiceDetail(tx, id);
+            await readInvoiceDetail(tx, id);
+            const before = await counts();
+            await lockInvoiceDetail(tx, id);
+            await readInvoiceDetail(tx, id);
+            const after = await counts();
+
+            expect(after.Com_stmt_execute - before.Com_stmt_execute).toBe(2);
+            expect(after.Com_stmt_prepare - before.Com_stmt_prepare).toBe(0);
+            const lockOf = (id: string) =>
+              side.query('SELECT id FROM invoices WHERE id = ? FOR UPDATE NOWAIT', [id]);
+            await expect(lockOf(invoice.id)).rejects.toMatchObject({
+              code: 'ER_LOCK_WAIT_TIMEOUT',
+            });
+            await expect(lockOf(other.id)).resolves.toBeDefined();
+          });
+        } finally {
+          await side.end();
+        }
+      });
+    } else {
+      it('reads through manager.query, the statement as it was', async () => {
+        const invoice = await createInvoice(test.http);
+        const textQuery = jest.spyOn(manager, 'query');
+        try {
+          await readInvoiceDetail(manager, Number(invoice.id));
+
+          expect(textQuery).toHaveBeenCalledWith(expect.stringMatching(/^SELECT document\./), [
+            Number(invoice.id),
+          ]);
+        } finally {
+          textQuery.mockRestore();
+        }
+      });
+    }
   });
 
   describe('the count check', () => {

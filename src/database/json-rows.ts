@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { executePrepared } from './prepared-statement';
 
 /*
  * Reads a record and its child rows in one statement: the record's columns as they are, and
@@ -15,8 +16,9 @@ import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
  *
  * Columns come from the entities' metadata, so the SQL, the JSON keys and the decoding can
  * never disagree with the entity. Values are hydrated by TypeORM's own driver
- * (prepareHydratedValue, transformers included), handed what the driver would have read:
- * the only JSON values that need turning back into that are MySQL datetimes (mysql2 gives Date).
+ * (prepareHydratedValue, transformers included), handed what the driver would have read with a
+ * text query: the only values that need turning back into that are MySQL datetimes, which JSON
+ * and the prepared statement (see `read()`) carry as text where mysql2's text protocol gives Date.
  */
 
 type SqlDialect = 'sqlite' | 'mysql' | 'mariadb';
@@ -83,6 +85,22 @@ export class JsonRows {
   }
 
   /**
+   * The rows of the statement `build` writes (see `statement()`). MySQL/MariaDB: as a prepared
+   * statement (prepared-statement.ts), which spares the server parsing and planning the long
+   * text at every read, and the socket carrying it; its datetimes come as text, hydrated below
+   * as a text query's. SQLite: as any TypeORM query.
+   */
+  read(
+    manager: EntityManager,
+    build: StatementBuilder,
+    parameters: unknown[],
+  ): Promise<Record<string, unknown>[]> {
+    const sql = this.statement(build);
+    if (this.dialect === 'sqlite') return manager.query(sql, parameters);
+    return executePrepared(manager, sql, parameters);
+  }
+
+  /**
    * What ends a read that row-locks what it selects from its FROM table (MySQL/MariaDB): the
    * correlated subqueries of `children()` take no locks and read the rows committed when they
    * run, which is after the lock was granted. '' on SQLite, whose writes queue in the process.
@@ -125,7 +143,7 @@ export class JsonRows {
 
   /** The entity a row of `columns()` holds, hydrated as TypeORM's find would. */
   entity<T extends ObjectLiteral>(target: EntityTarget<T>, row: Record<string, unknown>): T {
-    return this.hydrate(this.metadata(target), row, false) as T;
+    return this.hydrate(this.metadata(target), row) as T;
   }
 
   /**
@@ -154,23 +172,19 @@ export class JsonRows {
     for (let index = 0; index < count; index++) {
       const row: Record<string, unknown> = {};
       for (const { column, values } of columns) row[column.databaseName] = values[index];
-      entities.push(this.hydrate(metadata, row, true) as T);
+      entities.push(this.hydrate(metadata, row) as T);
     }
     return entities;
   }
 
-  private hydrate(
-    metadata: EntityMetadata,
-    row: Record<string, unknown>,
-    fromJson: boolean,
-  ): ObjectLiteral {
+  private hydrate(metadata: EntityMetadata, row: Record<string, unknown>): ObjectLiteral {
     // As RawSqlResultsToEntityTransformer does it.
     const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
     for (const column of selected(metadata)) {
       let value = row[column.databaseName];
       if (value === undefined)
         throw new Error(`${metadata.tableName}.${column.databaseName} not read`);
-      if (fromJson) value = this.fromJson(column, value);
+      value = this.fromText(column, value);
       column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(value, column));
     }
     return entity;
@@ -188,8 +202,8 @@ export class JsonRows {
     throw new Error(`json-rows has no JSON form for ${column.databaseName} (${type})`);
   }
 
-  /** A JSON value as the driver would have read the column itself. */
-  private fromJson(column: ColumnMetadata, value: unknown): unknown {
+  /** A MySQL datetime read as text (JSON, a prepared read) as a text query reads it: a Date. */
+  private fromText(column: ColumnMetadata, value: unknown): unknown {
     if (
       this.dialect !== 'sqlite' &&
       columnType(column) === 'datetime' &&

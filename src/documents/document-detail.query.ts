@@ -102,7 +102,8 @@ function detailQuery<
     withClientLanguage
       ? `,\n      (SELECT client.language FROM ${rows.table(Client)} client WHERE client.id = document.client_id) AS client_language`
       : '';
-  // Built once per query (JsonRows keeps the statement by this function).
+  // Built once per query (JsonRows keeps the statement by this function): one constant text,
+  // which MySQL/MariaDB prepare once per connection.
   const statement = (rows: JsonRows) => `SELECT ${rows.columns(tables.document, 'document')},
       ${rows.children(tables.lines, 'line', ofDocument('line'))} AS line_items,
       ${rows.children(tables.sends, 'entry', ofDocument('entry'))} AS send_log${children
@@ -118,7 +119,7 @@ function detailQuery<
 
   return async (manager, id) => {
     const rows = jsonRows(manager);
-    const [row] = await manager.query<Record<string, unknown>[]>(rows.statement(statement), [id]);
+    const [row] = await rows.read(manager, statement, [id]);
     if (!row) return null;
     // JSON aggregates keep no order on MySQL 8: sort here.
     const byId = (a: IdRow, b: IdRow) => a.id - b.id;
