@@ -211,8 +211,6 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
         'webhook_delivery_attempts',
       ]),
     );
-    // Listening once spares supertest a listen and a close for each of the many requests.
-    await test.app.listen(0, '127.0.0.1');
   });
 
   afterAll(async () => {

@@ -91,13 +91,9 @@ function expectRawError(answer: RawAnswer, status: number): void {
   expect(answer.closed).toBe(true);
 }
 
-async function listenOnLoopback(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/** The loopback port a test app listens on (createTestApp listens before it answers). */
+function portOf(server: Server): number {
   return (server.address() as net.AddressInfo).port;
-}
-
-function stopListening(server: Server): Promise<void> {
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 describe('HTTP hardening', () => {
@@ -246,16 +242,10 @@ describe('HTTP hardening', () => {
   });
 
   describe('what Node refuses before Express, in the error envelope', () => {
-    let server: Server;
     let port: number;
 
-    beforeAll(async () => {
-      server = test.app.getHttpServer() as Server;
-      port = await listenOnLoopback(server);
-    });
-
-    afterAll(async () => {
-      await stopListening(server);
+    beforeAll(() => {
+      port = portOf(test.app.getHttpServer() as Server);
     });
 
     it('answers 431 for a URL over the header limit', async () => {
@@ -327,11 +317,10 @@ describe('HTTP hardening', () => {
         sharedDatabase: true,
       });
       server = slow.app.getHttpServer() as Server;
-      port = await listenOnLoopback(server);
+      port = portOf(server);
     });
 
     afterAll(async () => {
-      await stopListening(server);
       await slow.close();
     });
 
@@ -435,20 +424,14 @@ describe('HTTP hardening', () => {
         chunks.push(part(`n${index}`, 'y'.repeat(50_000)));
       chunks.push(`--${boundary}--\r\n`);
       const body = chunks.map((chunk) => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('');
-      const server = test.app.getHttpServer() as Server;
-      const port = await listenOnLoopback(server);
-      try {
-        const answer = await exchange(
-          port,
-          'POST /v1/client/add HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n' +
-            `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
-            `Transfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\n`,
-        );
-        expect(answer.status).toBe(413);
-        expect(answer.body).toMatchObject({ status: 'error', message: expect.any(String) });
-      } finally {
-        await stopListening(server);
-      }
+      const answer = await exchange(
+        portOf(test.app.getHttpServer() as Server),
+        'POST /v1/client/add HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n' +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+          `Transfer-Encoding: chunked\r\n\r\n${body}0\r\n\r\n`,
+      );
+      expect(answer.status).toBe(413);
+      expect(answer.body).toMatchObject({ status: 'error', message: expect.any(String) });
       const clients = expectSuccess(await test.http.get('/v1/client/all'));
       expect(JSON.stringify(clients)).not.toContain('Chunked Many');
     });

