@@ -18,6 +18,7 @@ import { drawnOutlines, outlineOf } from './setup/pdf-outlines';
 import { popplerText, withoutDirectionMarks } from './setup/pdf-poppler';
 import { hasInk, inkPixels, RenderedPage, renderPdf, renderPdfs } from './setup/pdf-render';
 import { flattened, pdfText } from './setup/pdf-text';
+import { describeWithoutDatabase } from './setup/test-database';
 
 /*
  * Every script prints as its glyphs, in reading order (right-to-left runs by the Unicode
@@ -305,7 +306,7 @@ const DEJAVU = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const NOTO_JP =
   require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf');
 
-describe('The checkers this file relies on', () => {
+describeWithoutDatabase('The checkers this file relies on', () => {
   describe('glyph coverage', () => {
     it('finds Japanese drawn with DejaVu Sans missing (.notdef), and the Latin beside it covered', async () => {
       const bytes = await pdfkitPdf((pdf) =>

@@ -12,6 +12,7 @@ import {
   SendLogEntry,
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
+import { describeOutsideSlowRun, SLOW_RUN } from './setup/test-run';
 import { invariantViolations, openSql } from './setup/invariants';
 import { eventually } from './setup/eventually';
 import { flattened, pdfText } from './setup/pdf-text';
@@ -249,7 +250,7 @@ async function expectReminderEvents(test: TestApp, invoice: Tracked, n: number) 
   }
 }
 
-describe('Reminders: off unless REMINDER_DAYS is set; once on, only the latest passed step', () => {
+describeOutsideSlowRun('Reminders: off unless REMINDER_DAYS is set; once on, only the latest passed step', () => {
   const sink = new SmtpSink();
   const clock = new TestClock();
   // Serves the API only: no delivery worker, no reminders (REMINDER_DAYS unset).
@@ -321,7 +322,7 @@ describe('Reminders: off unless REMINDER_DAYS is set; once on, only the latest p
   });
 });
 
-describe('Reminders: one instance, the clock moved day by day', () => {
+describeOutsideSlowRun('Reminders: one instance, the clock moved day by day', () => {
   const sink = new SmtpSink();
   const clock = new TestClock();
   let test: TestApp;
@@ -525,12 +526,12 @@ describe('Reminders: one instance, the clock moved day by day', () => {
 });
 
 /*
- * Several instances on one database send each step once in total. SQLite serves one instance
- * only (docs/deployment.md: its write queue is in the process), so there one instance does the
- * same, beside the owner that serves the API; the restart holds on both.
+ * Several instances on one database send each step once in total: two on MariaDB, in `npm run
+ * test:slow`. SQLite serves one instance only (docs/deployment.md: its write queue is in the
+ * process), and `npm test` runs one on both databases, beside the owner that serves the API;
+ * the restart holds in every run.
  */
-const onMariaDb = testDialect() === 'mysql';
-const INSTANCES = onMariaDb ? 2 : 1;
+const INSTANCES = SLOW_RUN && testDialect() === 'mysql' ? 2 : 1;
 const INVOICES = 20;
 
 describe(`Reminders: ${INSTANCES} instance(s) on one database, and a restart`, () => {

@@ -57,3 +57,19 @@ export async function dropTestDatabase(): Promise<void> {
 export function testDialect(): 'sqlite' | 'mysql' {
   return describeDatabase().kind;
 }
+
+type TestDeclaration = (name: string, body: jest.ProvidesCallback, timeout?: number) => void;
+const notDeclared: TestDeclaration = () => undefined;
+
+/**
+ * `it` and `describe` for tests that involve no database: a type check of generated code, the
+ * checkers a file relies on. Jest runs every e2e file once per database, and these would prove
+ * the same thing twice, so they are declared in the SQLite run only (in the MariaDB run they
+ * do not exist: nothing is skipped).
+ */
+export const itWithoutDatabase: TestDeclaration = (name, body, timeout) =>
+  (testDialect() === 'sqlite' ? it : notDeclared)(name, body, timeout);
+
+export const describeWithoutDatabase = (name: string, body: () => void): void => {
+  if (testDialect() === 'sqlite') describe(name, body);
+};
