@@ -288,14 +288,14 @@ describe('Detail reads: a document and its children in one statement', () => {
       );
       await insertMany(
         InvoicePayment,
-        Array.from({ length: 30000 }, (_, index) => ({
+        Array.from({ length: 1200 }, (_, index) => ({
           invoiceId: id,
           reference: `${id}-${index}-`.padEnd(32, 'R'),
-          status: 'Completed',
+          status: 'Refunded',
           amount: new Decimal(`${index}.0001`),
           method: 'Bank Transfer' as const,
           paymentDate: '2026-03-10',
-          reason: '',
+          reason: `${index} ${'é'.repeat(500)}`,
           creditNoteId: null,
           createdAt,
         })),
@@ -314,14 +314,14 @@ describe('Detail reads: a document and its children in one statement', () => {
       const detail = await expectInvoiceAsFound(id);
 
       expect([detail?.lines.length, detail?.payments.length, detail?.sends.length]).toEqual([
-        1201, 30000, 4500,
+        1201, 1200, 4500,
       ]);
       expect(jsonBytes(detail!.lines.map((line) => line.description))).toBeGreaterThan(MEGABYTE);
-      expect(jsonBytes(detail!.payments.map((payment) => payment.reference))).toBeGreaterThan(
+      expect(jsonBytes(detail!.payments.map((payment) => payment.reason))).toBeGreaterThan(
         MEGABYTE,
       );
       expect(jsonBytes(detail!.sends.map((send) => send.email))).toBeGreaterThan(MEGABYTE);
-      expect(fixed(detail!.payments[29999].amount)).toBe('29999.0001');
+      expect(fixed(detail!.payments[1199].amount)).toBe('1199.0001');
       expect(detail?.sends[4499].sentAt).toEqual(createdAt);
 
       if (testDialect() === 'mysql') {
