@@ -10,6 +10,7 @@ import type { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { AppConfig } from '../config/app-config';
 import { Dialect, dialectOf } from './data-source-options';
 import { boundMysqlPool } from './mysql-pool-bounds';
+import { executePreparedWrite } from './prepared-statement';
 
 /**
  * InnoDB's answers that say "this transaction lost a race, try it again": it was picked as a
@@ -126,6 +127,26 @@ export class Database {
     }
     const rows: R[] = await this.manager.query(sql, parameters);
     for (const row of rows) onRow(row);
+  }
+
+  /**
+   * Runs one write whose text is a constant written for both dialects (`?` placeholders; a
+   * datetime as `instant` gives it): on MySQL/MariaDB as a prepared statement
+   * (prepared-statement.ts), so neither TypeORM nor the server builds or parses its text per
+   * call; on SQLite as TypeORM's query. One statement, logged once, in the open transaction if
+   * there is one. Answers the id an INSERT gave its row.
+   */
+  async write(sql: string, parameters: unknown[]): Promise<{ insertId: number }> {
+    if (this.dialect === 'sqlite') {
+      // TypeORM answers a statement that returns no rows with better-sqlite3's lastInsertRowid.
+      return { insertId: Number(await this.manager.query(sql, parameters)) };
+    }
+    return executePreparedWrite(this.manager, sql, parameters);
+  }
+
+  /** A datetime parameter of a raw statement, as TypeORM's driver would store it. */
+  instant(at: Date): Date | string {
+    return this.dialect === 'sqlite' ? at.toISOString().replace('T', ' ').slice(0, 23) : at;
   }
 
   /** SQLite: waits for the queue, unless this async context already holds it. */

@@ -29,25 +29,45 @@ interface PreparingConnection {
  * Date and the binary one rolls it into another day, so the caller turns the text into what
  * the text protocol gives (json-rows.ts does).
  */
-export async function executePrepared<T>(
+export function executePrepared<T>(
   manager: EntityManager,
   sql: string,
   parameters: unknown[],
 ): Promise<T[]> {
+  return onConnection<T[]>(manager, sql, parameters);
+}
+
+/** What mysql2 answers for a prepared INSERT, UPDATE or DELETE. */
+export interface PreparedWriteResult {
+  /** The AUTO_INCREMENT id an INSERT gave its (first) row; 0 when none. */
+  insertId: number;
+  affectedRows: number;
+}
+
+/** `executePrepared` for a statement that writes: it answers mysql2's result header. */
+export function executePreparedWrite(
+  manager: EntityManager,
+  sql: string,
+  parameters: unknown[],
+): Promise<PreparedWriteResult> {
+  return onConnection<PreparedWriteResult>(manager, sql, parameters);
+}
+
+async function onConnection<R>(
+  manager: EntityManager,
+  sql: string,
+  parameters: unknown[],
+): Promise<R> {
   const queryRunner = manager.queryRunner ?? manager.connection.createQueryRunner();
   try {
-    return await execute<T>(queryRunner, sql, parameters);
+    return await execute<R>(queryRunner, sql, parameters);
   } finally {
     if (!manager.queryRunner) await queryRunner.release();
   }
 }
 
 /** As MysqlQueryRunner.query, with `execute` for `query` (its enableQueryTimeout unused here). */
-async function execute<T>(
-  queryRunner: QueryRunner,
-  sql: string,
-  parameters: unknown[],
-): Promise<T[]> {
+async function execute<R>(queryRunner: QueryRunner, sql: string, parameters: unknown[]): Promise<R> {
   if (queryRunner.isReleased) throw new QueryRunnerAlreadyReleasedError();
   const connection = (await queryRunner.connect()) as PreparingConnection;
   const dataSource = queryRunner.connection;
@@ -56,7 +76,7 @@ async function execute<T>(
   const broadcasterResult = new BroadcasterResult();
   const startedAt = Date.now();
   try {
-    return await new Promise<T[]>((resolve, reject) => {
+    return await new Promise<R>((resolve, reject) => {
       connection.execute({ sql, dateStrings: ['DATE', 'DATETIME'] }, parameters, (error, rows) => {
         const executionTime = Date.now() - startedAt;
         const { maxQueryExecutionTime } = dataSource.options;
@@ -86,7 +106,7 @@ async function execute<T>(
           rows,
           undefined,
         );
-        resolve(rows as T[]);
+        resolve(rows as R);
       });
     });
   } finally {

@@ -9,6 +9,10 @@ import { EventRecord } from './entities/event.entity';
 import { currentActor } from './event-actor';
 import type { EventObject, EventType } from './event-types';
 
+/** The event's row, as a constant statement (Database.write: prepared on MySQL/MariaDB). */
+const INSERT_EVENT =
+  'INSERT INTO events (type, created_at, actor, object, object_id, data, changes) VALUES (?, ?, ?, ?, ?, ?, ?)';
+
 /** The record as its read operation answers it (without `status`). */
 export type RecordReader = (id: number) => Promise<object>;
 
@@ -65,7 +69,7 @@ export class EventLog {
     const after = change.after ?? (await this.readIfLive(change.object, change.id));
     const changes =
       change.before === null || after === null ? {} : changesBetween(change.before, after);
-    const event = this.database.manager.create(EventRecord, {
+    const event = Object.assign(new EventRecord(), {
       type: change.type,
       createdAt: this.clock.now(),
       actor: currentActor(),
@@ -74,7 +78,16 @@ export class EventLog {
       data: jsonText(after) ?? '{}',
       changes: jsonText(changes) ?? '{}',
     });
-    await this.database.manager.insert(EventRecord, event);
+    const { insertId } = await this.database.write(INSERT_EVENT, [
+      event.type,
+      this.database.instant(event.createdAt),
+      event.actor,
+      event.object,
+      event.objectId,
+      event.data,
+      event.changes,
+    ]);
+    event.id = insertId;
     for (const listener of this.listeners) await listener(event);
     return event;
   }

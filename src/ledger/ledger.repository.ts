@@ -6,6 +6,16 @@ import { Invoice } from '../invoices/entities/invoice.entity';
 import { InvoiceDetailRecord, lockInvoiceDetail } from '../invoices/invoice-detail.query';
 import { LedgerSums } from './domain/ledger';
 
+/*
+ * The writes of every money move, as constant statements (Database.write: prepared on
+ * MySQL/MariaDB). Decimals are written as their columns' scale-4 text, as DecimalColumn's
+ * transformer writes them.
+ */
+const INSERT_ENTRY =
+  'INSERT INTO invoice_payments (invoice_id, reference, status, amount, method, payment_date, reason, credit_note_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const WRITE_SUMS =
+  'UPDATE invoices SET amount_paid = ?, amount_credited = ?, payment_status = ?, updated_at = ? WHERE id = ?';
+
 /**
  * What the ledger writes: entries of `invoice_payments`, and the invoice row's ledger columns
  * (the sums, the payment status, the void). Every method runs in the caller's transaction; the
@@ -24,11 +34,20 @@ export class LedgerRepository {
     return lockInvoiceDetail(this.database.manager, id);
   }
 
-  /** Appends a ledger entry; its id is set on it. */
+  /** Appends a ledger entry; answers it with its id. */
   async insertEntry(fields: Omit<InvoicePayment, 'id'>): Promise<InvoicePayment> {
-    const entry = this.database.manager.create(InvoicePayment, fields);
-    await this.database.manager.insert(InvoicePayment, entry);
-    return entry;
+    const { insertId } = await this.database.write(INSERT_ENTRY, [
+      fields.invoiceId,
+      fields.reference,
+      fields.status,
+      fields.amount.toFixed(4),
+      fields.method,
+      fields.paymentDate,
+      fields.reason,
+      fields.creditNoteId,
+      this.database.instant(fields.createdAt),
+    ]);
+    return Object.assign(new InvoicePayment(), { id: insertId, ...fields });
   }
 
   /** True when a ledger insert failed because its reference is another entry's. */
@@ -38,7 +57,13 @@ export class LedgerRepository {
 
   /** Writes the ledger's sums after a move, with the payment status it leaves. */
   async writeSums(id: number, sums: LedgerSums & Pick<Invoice, 'updatedAt'>): Promise<void> {
-    await this.database.manager.update(Invoice, id, sums);
+    await this.database.write(WRITE_SUMS, [
+      sums.amountPaid.toFixed(4),
+      sums.amountCredited.toFixed(4),
+      sums.paymentStatus,
+      this.database.instant(sums.updatedAt),
+      id,
+    ]);
   }
 
   /** Sets the invoice's payment status by hand (paid / not-paid). */

@@ -9,6 +9,14 @@ import { WebhookDeliveryAttempt } from './entities/webhook-delivery-attempt.enti
 import { WebhookDelivery, WebhookDeliveryStatus } from './entities/webhook-delivery.entity';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 
+const FAN_OUT = `INSERT INTO webhook_deliveries
+    (event_id, endpoint_id, status, attempts, next_attempt_at, claimed_at, delivered_at,
+     last_error, last_status_code, created_at)
+  SELECT ?, id, 'queued', 0, ?, NULL, NULL, '', NULL, ?
+  FROM webhook_endpoints
+  WHERE enabled = 1 AND deleted_at IS NULL
+    AND (events LIKE '%"*"%' OR events LIKE ? ESCAPE '!')`;
+
 /** The webhook tables: endpoints, their deliveries, and each delivery's attempts. */
 @Injectable()
 export class WebhooksRepository {
@@ -66,16 +74,8 @@ export class WebhooksRepository {
    */
   async fanOut(event: EventRecord): Promise<void> {
     const quoted = `%"${event.type.replace(/[!%_]/g, '!$&')}"%`;
-    await this.database.manager.query(
-      `INSERT INTO webhook_deliveries
-         (event_id, endpoint_id, status, attempts, next_attempt_at, claimed_at, delivered_at,
-          last_error, last_status_code, created_at)
-       SELECT ?, id, 'queued', 0, ?, NULL, NULL, '', NULL, ?
-       FROM webhook_endpoints
-       WHERE enabled = 1 AND deleted_at IS NULL
-         AND (events LIKE '%"*"%' OR events LIKE ? ESCAPE '!')`,
-      [event.id, this.instant(event.createdAt), this.instant(event.createdAt), quoted],
-    );
+    const at = this.database.instant(event.createdAt);
+    await this.database.write(FAN_OUT, [event.id, at, at, quoted]);
   }
 
   /** Deliveries of an endpoint in one state moved to another (switched off, on, deleted). */
@@ -117,10 +117,4 @@ export class WebhooksRepository {
     });
   }
 
-  /** A datetime parameter of a raw statement, as each driver stores it. */
-  private instant(at: Date): Date | string {
-    return this.database.dialect === 'sqlite'
-      ? at.toISOString().replace('T', ' ').slice(0, 23)
-      : at;
-  }
 }

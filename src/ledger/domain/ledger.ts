@@ -78,7 +78,11 @@ export function recordPayment(ledger: Ledger, amount: Decimal): LedgerMove {
   const amountPaid = ledger.amountPaid.plus(amount);
   return {
     entries: [{ status: 'Completed', amount }],
-    after: { ...ledger, amountPaid, paymentStatus: settledStatus(ledger, amountPaid) },
+    after: {
+      amountPaid,
+      amountCredited: ledger.amountCredited,
+      paymentStatus: settledStatus(ledger, amountPaid),
+    },
   };
 }
 
