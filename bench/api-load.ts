@@ -78,6 +78,12 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  * (bench/api-load/soak.ts), written to bench/results/soak-<dialect>-<N>-<SECONDS>s[-<label>]
  * .json and .md; with --heap-snapshots DIR the service writes heap snapshots there.
  *
+ * --cpu-profile DIR starts the service with `node --cpu-prof --cpu-prof-dir=DIR`: it writes a
+ * V8 CPU profile of its whole life (start-up included) there when it stops. Sampling costs the
+ * service CPU, so the figures of such a run are not comparable with others; and the time the
+ * thread is preempted in a socket write is counted in `writeBuffer` / `writev`, so trust the
+ * CPU per answer of a run without it over the profile's share of those.
+ *
  *   npm run bench -- --dialect mariadb --soak 1800 --keep
  */
 
@@ -121,6 +127,8 @@ interface Options {
   soak: number | null;
   /** --heap-snapshots: a folder for the service's heap snapshots during --soak. */
   heapSnapshots: string | null;
+  /** --cpu-profile: a folder for the service's CPU profile. */
+  cpuProfile: string | null;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -139,6 +147,7 @@ function parseOptions(argv: string[]): Options {
       'query-timeout-ms': { type: 'string' },
       soak: { type: 'string' },
       'heap-snapshots': { type: 'string' },
+      'cpu-profile': { type: 'string' },
     },
   });
   const whole = (name: string, text: string, min: number, max: number): number => {
@@ -178,6 +187,7 @@ function parseOptions(argv: string[]): Options {
     soak: values.soak === undefined ? null : whole('soak', values.soak, 60, 24 * 3600),
     heapSnapshots:
       values['heap-snapshots'] === undefined ? null : resolve(values['heap-snapshots']),
+    cpuProfile: values['cpu-profile'] === undefined ? null : resolve(values['cpu-profile']),
   };
 }
 
@@ -187,6 +197,11 @@ function progress(message: string): void {
   const seconds = Math.round((performance.now() - started) / 1000);
   const clock = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   process.stderr.write(`[api-bench +${clock}] ${message}\n`);
+}
+
+/** Node's options for --cpu-profile. */
+function cpuProfileOptions(options: Options): string[] {
+  return options.cpuProfile === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfile}`];
 }
 
 function loudWarning(message: string): void {
@@ -313,6 +328,7 @@ class DialectBench {
             ? {}
             : { DATABASE_QUERY_TIMEOUT_MS: String(this.options.queryTimeoutMs) }),
         },
+        nodeOptions: cpuProfileOptions(this.options),
       }),
     );
     const sampler = new RssSampler(this.service.pid);
@@ -385,6 +401,7 @@ class DialectBench {
       options: {
         ...this.options,
         only: this.options.only?.source ?? null,
+        cpuProfile: this.options.cpuProfile !== null,
         warmUpSeconds: WARM_UP_SECONDS,
         perPage: PER_PAGE,
       },
@@ -410,10 +427,12 @@ class DialectBench {
         apiKey: this.apiKey,
         mailDir: join(tempDir, `mail-${this.dialect}`),
         env: { OUTBOX_POLL_MS: String(SOAK_OUTBOX_POLL_MS) },
-        nodeOptions:
-          snapshots === null
+        nodeOptions: [
+          ...(snapshots === null
             ? []
-            : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`],
+            : ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshots}`]),
+          ...cpuProfileOptions(this.options),
+        ],
       }),
     );
     const sampler = new RssSampler(this.service.pid);
@@ -1190,8 +1209,9 @@ async function main(): Promise<void> {
         await mkdir(join(ROOT, 'bench/results'), { recursive: true });
         await writeFile(
           join(ROOT, 'bench/results', `${name}.json`),
-          // Whether snapshots were taken, not where: the folder is outside the repository.
-          `${JSON.stringify({ ...soak, machine, options: { ...options, only: null, heapSnapshots: options.heapSnapshots !== null } }, null, 2)}\n`,
+          // Whether snapshots or a profile were taken, not where: the folders are outside the
+          // repository.
+          `${JSON.stringify({ ...soak, machine, options: { ...options, only: null, heapSnapshots: options.heapSnapshots !== null, cpuProfile: options.cpuProfile !== null } }, null, 2)}\n`,
         );
         const markdown = soakMarkdown(
           soak,
