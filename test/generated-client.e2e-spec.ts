@@ -201,10 +201,14 @@ describe('a client generated from docs/openapi.json', () => {
     await test.close();
   });
 
-  itWithoutDatabase('types the whole invoice flow without a cast', async () => {
-    await writeClient(directory, description);
-    expect(await typeCheck(directory)).toBe('');
-  }, 120_000);
+  itWithoutDatabase(
+    'types the whole invoice flow without a cast',
+    async () => {
+      await writeClient(directory, description);
+      expect(await typeCheck(directory)).toBe('');
+    },
+    120_000,
+  );
 
   it('runs the flow with every value as typed', async () => {
     // Its types are only imported (`import type`): the program runs without the generated file.
@@ -223,23 +227,27 @@ describe('a client generated from docs/openapi.json', () => {
     }
   }, 120_000);
 
-  itWithoutDatabase('fails to compile the flow against a description that types an input or answer otherwise', async () => {
-    const wrong = structuredClone(description) as {
-      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
-    };
-    const { schemas } = wrong.components;
-    // An exact-case enum, as the description had it: `cash` no longer types.
-    schemas.RecordPaymentDto.properties.payment_method = {
-      type: 'string',
-      enum: ['Cash', 'Bank Transfer', 'Cheque', 'Credit Card', 'Others'],
-    };
-    // Money as a JSON number where the service answers numeric text.
-    schemas.InvoiceWithTimestampsDto.properties.outstanding_balance = { type: 'number' };
-    await writeClient(directory, wrong);
-    const diagnostics = await typeCheck(directory);
-    expect(diagnostics).toContain(`Type '"cash"' is not assignable`);
-    expect(diagnostics).toMatch(
-      /Argument of type 'number' is not assignable to parameter of type 'string'/,
-    );
-  }, 120_000);
+  itWithoutDatabase(
+    'fails to compile the flow against a description that types an input or answer otherwise',
+    async () => {
+      const wrong = structuredClone(description) as {
+        components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+      };
+      const { schemas } = wrong.components;
+      // An exact-case enum, as the description had it: `cash` no longer types.
+      schemas.RecordPaymentDto.properties.payment_method = {
+        type: 'string',
+        enum: ['Cash', 'Bank Transfer', 'Cheque', 'Credit Card', 'Others'],
+      };
+      // Money as a JSON number where the service answers numeric text.
+      schemas.InvoiceWithTimestampsDto.properties.outstanding_balance = { type: 'number' };
+      await writeClient(directory, wrong);
+      const diagnostics = await typeCheck(directory);
+      expect(diagnostics).toContain(`Type '"cash"' is not assignable`);
+      expect(diagnostics).toMatch(
+        /Argument of type 'number' is not assignable to parameter of type 'string'/,
+      );
+    },
+    120_000,
+  );
 });

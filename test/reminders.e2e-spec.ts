@@ -250,77 +250,80 @@ async function expectReminderEvents(test: TestApp, invoice: Tracked, n: number) 
   }
 }
 
-describeOutsideSlowRun('Reminders: off unless REMINDER_DAYS is set; once on, only the latest passed step', () => {
-  const sink = new SmtpSink();
-  const clock = new TestClock();
-  // Serves the API only: no delivery worker, no reminders (REMINDER_DAYS unset).
-  let owner: TestApp;
-  let invoices: { late: Tracked; recent: Tracked; soon: Tracked };
+describeOutsideSlowRun(
+  'Reminders: off unless REMINDER_DAYS is set; once on, only the latest passed step',
+  () => {
+    const sink = new SmtpSink();
+    const clock = new TestClock();
+    // Serves the API only: no delivery worker, no reminders (REMINDER_DAYS unset).
+    let owner: TestApp;
+    let invoices: { late: Tracked; recent: Tracked; soon: Tracked };
 
-  beforeAll(async () => {
-    await sink.start();
-    clock.setToday(START);
-    owner = await createTestApp({ clock });
-    const today = clock.today();
-    invoices = {
-      late: await trackedInvoice(owner, { due: addDays(today, -10) }),
-      recent: await trackedInvoice(owner, { due: addDays(today, -2) }),
-      soon: await trackedInvoice(owner, { due: addDays(today, 1) }),
-    };
-  });
+    beforeAll(async () => {
+      await sink.start();
+      clock.setToday(START);
+      owner = await createTestApp({ clock });
+      const today = clock.today();
+      invoices = {
+        late: await trackedInvoice(owner, { due: addDays(today, -10) }),
+        recent: await trackedInvoice(owner, { due: addDays(today, -2) }),
+        soon: await trackedInvoice(owner, { due: addDays(today, 1) }),
+      };
+    });
 
-  afterAll(async () => {
-    await owner.close();
-    await sink.stop();
-  });
+    afterAll(async () => {
+      await owner.close();
+      await sink.stop();
+    });
 
-  it('sends no reminder with REMINDER_DAYS unset or empty, however overdue an invoice is', async () => {
-    for (const days of [undefined, '']) {
+    it('sends no reminder with REMINDER_DAYS unset or empty, however overdue an invoice is', async () => {
+      for (const days of [undefined, '']) {
+        const instance = await createTestApp({
+          env: {
+            ...DELIVERING,
+            SMTP_URL: sink.url,
+            REMINDER_SCAN_MS: String(SCAN_MS),
+            ...(days === undefined ? {} : { REMINDER_DAYS: days }),
+          },
+          clock,
+          sharedDatabase: true,
+        });
+        await delay(2 * SETTLE_MS);
+        await instance.close();
+      }
+      const all = Object.values(invoices);
+      expect(await countsOf(owner, sink, all)).toEqual(exactly(all, 0));
+      for (const invoice of all) expect(await sendLogOf(owner, invoice.id)).toEqual([]);
+      expect(sink.received).toEqual([]);
+      expect(await reminderEvents(owner)).toEqual([]);
+    });
+
+    it('turned on, sends each invoice only its latest passed step, once: 10 days overdue gets 7, not -3 and 1', async () => {
       const instance = await createTestApp({
-        env: {
-          ...DELIVERING,
-          SMTP_URL: sink.url,
-          REMINDER_SCAN_MS: String(SCAN_MS),
-          ...(days === undefined ? {} : { REMINDER_DAYS: days }),
-        },
+        env: { ...DELIVERING, ...REMINDERS_ON, SMTP_URL: sink.url },
         clock,
         sharedDatabase: true,
       });
-      await delay(2 * SETTLE_MS);
-      await instance.close();
-    }
-    const all = Object.values(invoices);
-    expect(await countsOf(owner, sink, all)).toEqual(exactly(all, 0));
-    for (const invoice of all) expect(await sendLogOf(owner, invoice.id)).toEqual([]);
-    expect(sink.received).toEqual([]);
-    expect(await reminderEvents(owner)).toEqual([]);
-  });
-
-  it('turned on, sends each invoice only its latest passed step, once: 10 days overdue gets 7, not -3 and 1', async () => {
-    const instance = await createTestApp({
-      env: { ...DELIVERING, ...REMINDERS_ON, SMTP_URL: sink.url },
-      clock,
-      sharedDatabase: true,
-    });
-    try {
-      const all = Object.values(invoices);
-      await expectRemindersSettleAt(owner, sink, all, 1);
-      const today = clock.today();
-      for (const invoice of all) {
-        await expectReminderLog(owner, invoice, [today]);
-        await expectReminderEvents(owner, invoice, 1);
+      try {
+        const all = Object.values(invoices);
+        await expectRemindersSettleAt(owner, sink, all, 1);
+        const today = clock.today();
+        for (const invoice of all) {
+          await expectReminderLog(owner, invoice, [today]);
+          await expectReminderEvents(owner, invoice, 1);
+        }
+        const [late] = mailsTo(sink, invoices.late);
+        expectReminderMail(late, invoices.late, 10, '100.00');
+        expect(late.mail.text).not.toMatch(/\b7 days?\b/);
+        expectReminderMail(mailsTo(sink, invoices.recent)[0], invoices.recent, 2, '100.00');
+        expectReminderMail(mailsTo(sink, invoices.soon)[0], invoices.soon, -1, '100.00');
+        expect(sink.received).toHaveLength(3);
+      } finally {
+        await instance.close();
       }
-      const [late] = mailsTo(sink, invoices.late);
-      expectReminderMail(late, invoices.late, 10, '100.00');
-      expect(late.mail.text).not.toMatch(/\b7 days?\b/);
-      expectReminderMail(mailsTo(sink, invoices.recent)[0], invoices.recent, 2, '100.00');
-      expectReminderMail(mailsTo(sink, invoices.soon)[0], invoices.soon, -1, '100.00');
-      expect(sink.received).toHaveLength(3);
-    } finally {
-      await instance.close();
-    }
-  });
-});
+    });
+  },
+);
 
 describeOutsideSlowRun('Reminders: one instance, the clock moved day by day', () => {
   const sink = new SmtpSink();

@@ -67,7 +67,11 @@ async function onConnection<R>(
 }
 
 /** As MysqlQueryRunner.query, with `execute` for `query` (its enableQueryTimeout unused here). */
-async function execute<R>(queryRunner: QueryRunner, sql: string, parameters: unknown[]): Promise<R> {
+async function execute<R>(
+  queryRunner: QueryRunner,
+  sql: string,
+  parameters: unknown[],
+): Promise<R> {
   if (queryRunner.isReleased) throw new QueryRunnerAlreadyReleasedError();
   const connection = (await queryRunner.connect()) as PreparingConnection;
   const dataSource = queryRunner.connection;

@@ -116,5 +116,4 @@ export class WebhooksRepository {
       order: { id: 'ASC' },
     });
   }
-
 }
