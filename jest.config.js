@@ -34,13 +34,119 @@ const MARIADB_ONLY = ['two-instances', 'webhooks-durability'];
 const DATABASE_FREE = ['startup'];
 const pattern = (name) => `<rootDir>/test/${name}\\.e2e-spec\\.ts$`;
 
+/**
+ * `npm test` runs the e2e files in groups: each group is one Jest file (test/groups/) that runs
+ * its members one after another, each as if alone (test/setup/test-group.ts), and loads the
+ * app's modules once for all of them instead of once per file (about 2 s a file). The groups
+ * are sized to keep both workers busy to the end; every e2e file belongs to exactly one.
+ * Naming e2e files on the command line runs them by themselves, as Jest always does.
+ */
+const E2E_GROUPS = {
+  input: [
+    'generated-input',
+    'hostile-input',
+    'input-strictness',
+    'method-not-allowed',
+    'openapi',
+    'request-pipeline',
+    'lists',
+    'list-paging',
+  ],
+  access: ['auth', 'rate-limit', 'idempotency', 'generated-client'],
+  operations: [
+    'health',
+    'metrics',
+    'logging',
+    'shutdown',
+    'startup',
+    'transport',
+    'http-hardening',
+    'database-faults',
+  ],
+  documents: [
+    'documents-pdf',
+    'documents-language',
+    'documents-scripts',
+    'document-fields',
+    'archived-client-documents',
+  ],
+  ledger: [
+    'invoices-payments',
+    'invoices-refunds',
+    'invoices-void',
+    'credit-notes',
+    'ledger-property',
+    'ledger-concurrency',
+    'rule-copies',
+    'invoice-status',
+  ],
+  records: [
+    'invoices',
+    'invoices-lifecycle',
+    'invoices-queries',
+    'detail-queries',
+    'query-plans',
+    'short-codes',
+    'estimates',
+    'estimates-convert',
+    'estimates-queries',
+    'estimates-rules',
+    'clients',
+    'client-search',
+    'expenses',
+  ],
+  events: ['events', 'webhooks', 'reports', 'reports-differential'],
+  delivery: ['delivery', 'delivery-workers', 'reminders'],
+};
+
+/** Every e2e file is in one group, and every group has its file: else nothing runs. */
+function checkGroups() {
+  const { readdirSync } = require('node:fs');
+  const files = readdirSync(`${__dirname}/test`)
+    .filter((name) => name.endsWith('.e2e-spec.ts'))
+    .map((name) => name.replace(/\.e2e-spec\.ts$/, ''));
+  const grouped = Object.values(E2E_GROUPS).flat();
+  const twice = grouped.filter((name, index) => grouped.indexOf(name) !== index);
+  const ungrouped = files.filter((name) => !grouped.includes(name) && !SLOW.includes(name));
+  const missing = grouped.filter((name) => !files.includes(name));
+  const groupFiles = readdirSync(`${__dirname}/test/groups`);
+  const noFile = Object.keys(E2E_GROUPS).filter(
+    (group) => !groupFiles.includes(`${group}.e2e-group.ts`),
+  );
+  const problems = [
+    ...twice.map((name) => `${name} is in two groups`),
+    ...ungrouped.map((name) => `test/${name}.e2e-spec.ts is in no group of E2E_GROUPS`),
+    ...missing.map((name) => `E2E_GROUPS names ${name}, which has no test/${name}.e2e-spec.ts`),
+    ...noFile.map((group) => `group ${group} has no test/groups/${group}.e2e-group.ts`),
+  ];
+  if (problems.length > 0) throw new Error(`jest.config.js: ${problems.join('; ')}`);
+}
+
+/** Whether the command line names e2e files: then they run by themselves, not in groups. */
+const namesFiles = process.argv.some((argument) => /\.e2e-spec(\.ts)?$/.test(argument));
+const grouped = !slowRun && !namesFiles;
+if (grouped) checkGroups();
+
+/** The members a group runs in this project: the same choice as for files run alone. */
+function plannedGroups(dialect) {
+  const skipped = dialect === 'sqlite' ? MARIADB_ONLY : DATABASE_FREE;
+  return Object.fromEntries(
+    Object.entries(E2E_GROUPS).map(([group, members]) => [
+      group,
+      members.filter((name) => !skipped.includes(name) && !SLOW.includes(name)),
+    ]),
+  );
+}
+
 const e2e = (dialect) => ({
   displayName: `e2e-${dialect}`,
-  testMatch: slowRun
-    ? [...SLOW, ...SLOW_AS_WELL, ...(dialect === 'mariadb' ? SLOW_ON_MARIADB : [])].map(
-        (name) => `<rootDir>/test/${name}.e2e-spec.ts`,
-      )
-    : ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: grouped
+    ? ['<rootDir>/test/groups/*.e2e-group.ts']
+    : slowRun
+      ? [...SLOW, ...SLOW_AS_WELL, ...(dialect === 'mariadb' ? SLOW_ON_MARIADB : [])].map(
+          (name) => `<rootDir>/test/${name}.e2e-spec.ts`,
+        )
+      : ['<rootDir>/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: [
     '/node_modules/',
     ...(slowRun ? [] : SLOW.map(pattern)),
@@ -57,7 +163,7 @@ const e2e = (dialect) => ({
         globalTeardown: '<rootDir>/test/setup/mariadb-schema-teardown.ts',
       }
     : {}),
-  globals: { TEST_DIALECT: dialect },
+  globals: { TEST_DIALECT: dialect, TEST_GROUPS: grouped ? plannedGroups(dialect) : {} },
 });
 
 const unit = {

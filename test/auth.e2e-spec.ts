@@ -342,7 +342,7 @@ function registeredRoutes(test: TestApp): string[] {
 }
 
 describe('API keys', () => {
-  const warn = jest.spyOn(Logger.prototype, 'warn');
+  let warn: jest.SpyInstance;
   const openWarnings = () =>
     warn.mock.calls.filter(([message]) => typeof message === 'string' && /OPEN/.test(message));
   let test: TestApp;
@@ -351,6 +351,8 @@ describe('API keys', () => {
   let fixtures: Fixtures;
 
   beforeAll(async () => {
+    // Spied on from here, so what it sees is this app's warnings, not an earlier file's.
+    warn = jest.spyOn(Logger.prototype, 'warn');
     test = await createTestApp({
       env: {
         API_KEYS: `${FULL_KEY}, ${SECOND_FULL_KEY}`,

@@ -1,21 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isolateFile } from './file-isolation';
 
 /*
  * Runs before each e2e file is loaded: points the app's configuration at a database of the
  * file's own. @nestjs/config reads the environment when AppModule is imported, so this has to
  * happen before any import of the app.
  */
-declare const TEST_DIALECT: 'sqlite' | 'mariadb';
-
-const suffix = randomBytes(6).toString('hex');
-if (TEST_DIALECT === 'sqlite') {
-  process.env.DATABASE_URL = `sqlite:${join(tmpdir(), `invoicing-test-${suffix}.sqlite`)}`;
-} else {
-  const server = process.env.TEST_MARIADB_URL ?? 'mariadb://root@127.0.0.1:3306';
-  process.env.DATABASE_URL = `${server}/invoicing_test_${suffix}`;
-}
+isolateFile();
 process.env.NODE_ENV = 'test';
 // Files send thousands of requests from one address; rate-limit.e2e-spec.ts sets its own limits.
 process.env.RATE_LIMIT_PER_MINUTE = '0';
@@ -43,8 +33,6 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
-// Sent documents become .eml files in a folder of the file's own, never the checkout's data/.
-process.env.MAIL_DIR = join(tmpdir(), `invoicing-test-mail-${suffix}`);
 // No delivery worker: its statements would join the counted ones and its deliveries change the
 // send logs other files compare. The delivery files start theirs with their own OUTBOX_POLL_MS.
 process.env.OUTBOX_POLL_MS = '0';

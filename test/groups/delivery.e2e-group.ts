@@ -1,0 +1,3 @@
+import { runGroup } from '../setup/test-group';
+
+runGroup(__filename);
