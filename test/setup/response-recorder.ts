@@ -213,16 +213,35 @@ export class ResponseRecorder {
       if (served.status !== 200) {
         return new Error(`${DOCUMENT_PATH} answered ${served.status}, not the OpenAPI document`);
       }
-      return disagreements(served.body as OpenApiDocument, recorded);
+      return disagreements(checkerFor(served.text), recorded);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
     }
   }
 }
 
+/**
+ * The checker of a served document, compiled once for every app of a test file that serves the
+ * same text (a group's members share a module registry, so once per group): ajv's compiling of
+ * the schemas cost more than checking a file's answers.
+ */
+const checkers = new Map<string, DocumentChecker>();
+
+function checkerFor(text: string): DocumentChecker {
+  let checker = checkers.get(text);
+  if (!checker) {
+    checker = new DocumentChecker(JSON.parse(text) as OpenApiDocument);
+    checkers.set(text, checker);
+  }
+  return checker;
+}
+
 /** An Error naming each recorded answer that disagrees with `document`, or null. */
-export function disagreements(document: OpenApiDocument, recorded: Recorded[]): Error | null {
-  const checker = new DocumentChecker(document);
+export function disagreements(
+  document: OpenApiDocument | DocumentChecker,
+  recorded: Recorded[],
+): Error | null {
+  const checker = document instanceof DocumentChecker ? document : new DocumentChecker(document);
   const problems = new Map<string, number>();
   for (const entry of recorded) {
     const problem = checker.check(entry);
