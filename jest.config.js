@@ -9,13 +9,33 @@
  * at a fifth of its size, a third of the hostile sweep, and runs one instance where the slow run
  * has two.
  */
+const { availableParallelism } = require('node:os');
+
 /** Packages that ship ES modules only, while Jest runs CommonJS (Node requires them itself). */
 const ESM_PACKAGES = '@nestjs/terminus|request-filtering-agent|intl-messageformat|@formatjs';
 
-// Compiled file by file, without type checking: `npm run lint` type-checks src, test and bench
-// (tsc --noEmit) once, instead of every test worker building the whole program again.
+// Compiled file by file by SWC, without type checking: `npm run lint` type-checks src, test and
+// bench (tsc --noEmit) once. Every file is compiled as tsconfig.json compiles it (ES2022 classes,
+// decorators with their metadata, CommonJS); a clean clone compiles some 400 files, each worker
+// its own, and SWC does it in a fraction of TypeScript's time (docs/measured.md, the test run).
 const tsJest = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }],
+  '^.+\\.ts$': [
+    '<rootDir>/test/setup/swc.transform.js',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: {
+          legacyDecorator: true,
+          decoratorMetadata: true,
+          useDefineForClassFields: true,
+        },
+        target: 'es2022',
+        keepClassNames: true,
+      },
+      module: { type: 'commonjs' },
+      sourceMaps: 'inline',
+    },
+  ],
   [`/node_modules/(${ESM_PACKAGES})/.+\\.js$`]: '<rootDir>/test/setup/esm-package.transform.js',
 };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
@@ -38,10 +58,13 @@ const pattern = (name) => `<rootDir>/test/${name}\\.e2e-spec\\.ts$`;
  * `npm test` runs the e2e files in groups: each group is one Jest file (test/groups/) that runs
  * its members one after another, each as if alone (test/setup/test-group.ts), and loads the
  * app's modules once for all of them instead of once per file (about 2 s a file). The groups
- * are sized to keep both workers busy to the end; every e2e file belongs to exactly one.
+ * are sized to keep the workers busy to the end and listed longest first, the order the workers
+ * take them in when Jest has no timings of an earlier run (test/setup/test-sequencer.js); every
+ * e2e file belongs to exactly one.
  * Naming e2e files on the command line runs them by themselves, as Jest always does.
  */
 const E2E_GROUPS = {
+  workers: ['reminders', 'delivery-workers'],
   input: [
     'generated-input',
     'hostile-input',
@@ -52,17 +75,6 @@ const E2E_GROUPS = {
     'lists',
     'list-paging',
   ],
-  access: ['auth', 'rate-limit', 'idempotency', 'generated-client'],
-  operations: [
-    'health',
-    'metrics',
-    'logging',
-    'shutdown',
-    'startup',
-    'transport',
-    'http-hardening',
-    'database-faults',
-  ],
   documents: [
     'documents-pdf',
     'documents-language',
@@ -70,16 +82,8 @@ const E2E_GROUPS = {
     'document-fields',
     'archived-client-documents',
   ],
-  ledger: [
-    'invoices-payments',
-    'invoices-refunds',
-    'invoices-void',
-    'credit-notes',
-    'ledger-property',
-    'ledger-concurrency',
-    'rule-copies',
-    'invoice-status',
-  ],
+  access: ['auth', 'rate-limit', 'idempotency', 'generated-client'],
+  outbound: ['events', 'webhooks', 'delivery'],
   records: [
     'invoices',
     'invoices-lifecycle',
@@ -95,8 +99,28 @@ const E2E_GROUPS = {
     'client-search',
     'expenses',
   ],
-  events: ['events', 'webhooks', 'reports', 'reports-differential'],
-  delivery: ['delivery', 'delivery-workers', 'reminders'],
+  operations: [
+    'health',
+    'metrics',
+    'logging',
+    'shutdown',
+    'startup',
+    'transport',
+    'http-hardening',
+    'database-faults',
+  ],
+  ledger: [
+    'invoices-payments',
+    'invoices-refunds',
+    'invoices-void',
+    'credit-notes',
+    'ledger-property',
+    'ledger-concurrency',
+    'rule-copies',
+    'invoice-status',
+    'reports',
+    'reports-differential',
+  ],
 };
 
 /** Every e2e file is in one group, and every group has its file: else nothing runs. */
@@ -176,6 +200,10 @@ const unit = {
 
 module.exports = {
   testTimeout: 30000,
-  maxWorkers: 2,
+  // One worker more than the cores: an e2e file waits much of its time (a commit's fsync, a
+  // round trip to MariaDB, an SMTP or webhook receiver, a scan interval), and a third worker
+  // keeps two cores busy through those waits (docs/measured.md, the test run).
+  maxWorkers: availableParallelism() + 1,
+  testSequencer: '<rootDir>/test/setup/test-sequencer.js',
   projects: slowRun ? [e2e('sqlite'), e2e('mariadb')] : [unit, e2e('sqlite'), e2e('mariadb')],
 };
