@@ -33,14 +33,14 @@ import {
  * defect; every one must answer a 4xx in the error envelope, and the database must read back
  * exactly as seeded.
  *
- * FC_SEED=<n> replays a run, FC_RUNS=<n> changes the number of requests (2,000 in `npm test`,
- * enough for dozens to every operation; 10,000 in `npm run test:slow`),
+ * FC_SEED=<n> replays a run, FC_RUNS=<n> changes the number of requests (1,000 in `npm test`,
+ * a score or so to every operation, on each database; 10,000 in `npm run test:slow`),
  * FC_READ_BACK_EVERY=<n> how many requests share one read-back of the database (a mismatch
  * replays them one by one to name the culprit), FC_SHOW=<text> prints the answers to the
  * requests whose operation or defects contain the text.
  */
 
-const RUNS = Number(process.env.FC_RUNS ?? (process.env.TEST_SLOW === '1' ? 10_000 : 2_000));
+const RUNS = Number(process.env.FC_RUNS ?? (process.env.TEST_SLOW === '1' ? 10_000 : 1_000));
 const SEED =
   process.env.FC_SEED === undefined
     ? Date.now() ^ (Math.random() * 2 ** 31)
