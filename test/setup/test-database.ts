@@ -62,10 +62,11 @@ type TestDeclaration = (name: string, body: jest.ProvidesCallback, timeout?: num
 const notDeclared: TestDeclaration = () => undefined;
 
 /**
- * `it` and `describe` for tests that involve no database: a type check of generated code, the
- * checkers a file relies on. Jest runs every e2e file once per database, and these would prove
- * the same thing twice, so they are declared in the SQLite run only (in the MariaDB run they
- * do not exist: nothing is skipped).
+ * `it` and `describe` for tests whose outcome no database can change: a type check of generated
+ * code, the checkers a file relies on, a limiter that counts outside the database, the drawing
+ * of a text both runs prove the database gives back. Jest runs every e2e file once per
+ * database, and these would prove the same thing twice, so they are declared in the SQLite run
+ * only (in the MariaDB run they do not exist: nothing is skipped).
  */
 export const itWithoutDatabase: TestDeclaration = (name, body, timeout) =>
   (testDialect() === 'sqlite' ? it : notDeclared)(name, body, timeout);
