@@ -134,20 +134,21 @@ function checkGroups() {
   const ungrouped = files.filter((name) => !grouped.includes(name) && !SLOW.includes(name));
   const missing = grouped.filter((name) => !files.includes(name));
   const groupFiles = readdirSync(`${__dirname}/test/groups`);
-  const noFile = Object.keys(E2E_GROUPS).filter(
-    (group) => !groupFiles.includes(`${group}.e2e-group.ts`),
-  );
+  const noFile = [
+    ...Object.keys(E2E_GROUPS).map((group) => `${group}.e2e-group.ts`),
+    ...Object.keys(plannedUnitGroups()).map((group) => `${group}.unit-group.ts`),
+  ].filter((file) => !groupFiles.includes(file));
   const problems = [
     ...twice.map((name) => `${name} is in two groups`),
     ...ungrouped.map((name) => `test/${name}.e2e-spec.ts is in no group of E2E_GROUPS`),
     ...missing.map((name) => `E2E_GROUPS names ${name}, which has no test/${name}.e2e-spec.ts`),
-    ...noFile.map((group) => `group ${group} has no test/groups/${group}.e2e-group.ts`),
+    ...noFile.map((file) => `test/groups/${file} is missing`),
   ];
   if (problems.length > 0) throw new Error(`jest.config.js: ${problems.join('; ')}`);
 }
 
 /** Whether the command line names e2e files: then they run by themselves, not in groups. */
-const namesFiles = process.argv.some((argument) => /\.e2e-spec(\.ts)?$/.test(argument));
+const namesFiles = process.argv.some((argument) => /\.(e2e-)?spec(\.ts)?$/.test(argument));
 const grouped = !slowRun && !namesFiles;
 if (grouped) checkGroups();
 
@@ -190,12 +191,31 @@ const e2e = (dialect) => ({
   globals: { TEST_DIALECT: dialect, TEST_GROUPS: grouped ? plannedGroups(dialect) : {} },
 });
 
+/**
+ * The unit specs (next to the code) run in two groups as well (test/setup/unit-group.ts): the
+ * PDF renderers' specs, which draw, and the rest, which each load little and are done in
+ * milliseconds.
+ */
+function plannedUnitGroups() {
+  const { readdirSync } = require('node:fs');
+  const files = readdirSync(`${__dirname}/src`, { recursive: true })
+    .filter((file) => file.endsWith('.spec.ts'))
+    .map((file) => `src/${file}`)
+    .sort();
+  const drawing = (file) => /\/pdf\//.test(file);
+  return {
+    'unit-drawing': files.filter(drawing),
+    'unit-rules': files.filter((file) => !drawing(file)),
+  };
+}
+
 const unit = {
   displayName: 'unit',
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  testMatch: grouped ? ['<rootDir>/test/groups/*.unit-group.ts'] : ['<rootDir>/src/**/*.spec.ts'],
   transform: tsJest,
   transformIgnorePatterns,
   testEnvironment: 'node',
+  globals: { UNIT_GROUPS: grouped ? plannedUnitGroups() : {} },
 };
 
 module.exports = {

@@ -4,10 +4,10 @@ const Sequencer = require('@jest/test-sequencer').default;
  * The order the workers take files in: the longest first, so that no worker is left with a
  * long file when the others are done. Jest's own order does that with the durations of the
  * last run when it has them; without them (a clean clone) it goes by file size, which would
- * put the e2e groups (three lines each, most of the run) last. Here every e2e group comes
- * before any unit file; the groups by their last durations if Jest has them all, else in the
- * order jest.config.js lists them (longest first), MariaDB's run of each before SQLite's (it
- * takes longer); the unit files as Jest orders them.
+ * put the e2e groups (three lines each, most of the run) last. Here the groups go by their
+ * last durations if Jest has them all; else the e2e groups in the order jest.config.js lists
+ * them (longest first), MariaDB's run of each before SQLite's (it takes longer), then the unit
+ * groups, drawing first. Files run alone (named on the command line) go as Jest orders them.
  */
 class LongestFirst extends Sequencer {
   sort(tests) {
@@ -15,19 +15,18 @@ class LongestFirst extends Sequencer {
     const others = super.sort(tests.filter((test) => groupOf(test) === undefined));
     const timed = groups.every((test) => this.time(test) !== undefined);
     const rank = (test) => {
-      const { TEST_GROUPS = {}, TEST_DIALECT } = test.context.config.globals;
-      return (
-        Object.keys(TEST_GROUPS).indexOf(groupOf(test)) * 2 + (TEST_DIALECT === 'mariadb' ? 0 : 1)
-      );
+      const { TEST_GROUPS, UNIT_GROUPS, TEST_DIALECT } = test.context.config.globals;
+      const order = Object.keys(TEST_GROUPS ?? UNIT_GROUPS ?? {}).indexOf(groupOf(test));
+      return (UNIT_GROUPS ? 1000 : 0) + order * 2 + (TEST_DIALECT === 'mariadb' ? 0 : 1);
     };
     groups.sort(timed ? (a, b) => this.time(b) - this.time(a) : (a, b) => rank(a) - rank(b));
     return [...groups, ...others];
   }
 }
 
-/** The group a test file runs (test/groups/<name>.e2e-group.ts), or undefined. */
+/** The group a test file runs (test/groups/<name>.e2e-group.ts, .unit-group.ts), or undefined. */
 function groupOf(test) {
-  return /\/test\/groups\/([^/]+)\.e2e-group\.ts$/.exec(test.path)?.[1];
+  return /\/test\/groups\/([^/]+)\.(e2e|unit)-group\.ts$/.exec(test.path)?.[1];
 }
 
 module.exports = LongestFirst;

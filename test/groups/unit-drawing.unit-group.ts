@@ -1,0 +1,3 @@
+import { runUnitGroup } from '../setup/unit-group';
+
+runUnitGroup(__filename);
