@@ -4,10 +4,10 @@
  * a throwaway database of its own (test/setup/test-database.ts).
  *
  * The long runs (kill -9 rounds, the service as two processes on one database, app instances
- * competing for one MariaDB database, the generated and swept hostile input in full) are `npm run
- * test:slow` (TEST_SLOW=1), which CI runs after `npm test`; `npm test` sends the generated input
- * at a fifth of its size, a third of the hostile sweep, and runs one instance where the slow run
- * has two.
+ * competing for one MariaDB database, the generated and swept hostile input in full, 400
+ * generated invoices against the rules' SQL copies) are `npm run test:slow` (TEST_SLOW=1), which
+ * CI runs after `npm test`; `npm test` sends a tenth of the generated input, a third of the
+ * hostile sweep, 100 generated invoices, and runs one instance where the slow run has two.
  */
 const { availableParallelism } = require('node:os');
 
@@ -42,7 +42,7 @@ const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
 
 const SLOW = ['crash-recovery', 'two-instances', 'webhooks-durability'];
 /** In both runs, larger in the slow one. */
-const SLOW_AS_WELL = ['generated-input', 'hostile-input'];
+const SLOW_AS_WELL = ['generated-input', 'hostile-input', 'rule-copies'];
 /** In both runs; in the slow one on MariaDB only, with instances competing for one database. */
 const SLOW_ON_MARIADB = ['delivery-workers', 'reminders'];
 const slowRun = process.env.TEST_SLOW === '1';
