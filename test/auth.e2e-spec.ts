@@ -342,7 +342,7 @@ function registeredRoutes(test: TestApp): string[] {
 }
 
 describe('API keys', () => {
-  let warn: jest.SpyInstance;
+  let warn: jest.SpyInstance<void, [message: unknown, ...rest: unknown[]]>;
   const openWarnings = () =>
     warn.mock.calls.filter(([message]) => typeof message === 'string' && /OPEN/.test(message));
   let test: TestApp;
