@@ -27,7 +27,10 @@ describe('Request pipeline', () => {
   it('has the API key guard then the rate-limit guard as its only global guards', () => {
     const guards = [
       ...test.app.get(ApplicationConfig).getGlobalGuards(),
-      ...test.app.get(ApplicationConfig).getGlobalRequestGuards().map((each) => each.instance),
+      ...test.app
+        .get(ApplicationConfig)
+        .getGlobalRequestGuards()
+        .map((each) => each.instance),
     ];
     expect(guards.map((guard) => guard?.constructor)).toEqual([ApiKeyGuard, RateLimitGuard]);
   });
