@@ -18,7 +18,7 @@ const ESM_PACKAGES = '@nestjs/terminus|request-filtering-agent|intl-messageforma
 // bench (tsc --noEmit) once. Every file is compiled as tsconfig.json compiles it (ES2022 classes,
 // decorators with their metadata, CommonJS); a clean clone compiles some 400 files, each worker
 // its own, and SWC does it in a fraction of TypeScript's time (docs/measured.md, the test run).
-const tsJest = {
+const transform = {
   '^.+\\.ts$': [
     '<rootDir>/test/setup/swc.transform.js',
     {
@@ -177,7 +177,7 @@ const e2e = (dialect) => ({
     ...(slowRun ? [] : SLOW.map(pattern)),
     ...(dialect === 'sqlite' ? MARIADB_ONLY.map(pattern) : DATABASE_FREE.map(pattern)),
   ],
-  transform: tsJest,
+  transform,
   transformIgnorePatterns,
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
@@ -212,7 +212,7 @@ function plannedUnitGroups() {
 const unit = {
   displayName: 'unit',
   testMatch: grouped ? ['<rootDir>/test/groups/*.unit-group.ts'] : ['<rootDir>/src/**/*.spec.ts'],
-  transform: tsJest,
+  transform,
   transformIgnorePatterns,
   testEnvironment: 'node',
   globals: { UNIT_GROUPS: grouped ? plannedUnitGroups() : {} },
