@@ -181,6 +181,7 @@ const e2e = (dialect) => ({
   transformIgnorePatterns,
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/setup/test-environment.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/setup/file-checks.ts'],
   // MariaDB: the migrations run once per run; each file's database is built from their result.
   ...(dialect === 'mariadb'
     ? {

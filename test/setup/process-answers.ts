@@ -3,9 +3,10 @@ import { disagreements, OpenApiDocument, Recorded } from './response-recorder';
 /*
  * The answers of the service run as a process of its own (service-process.ts, and the
  * shutdown file's own start) are checked like every in-process answer (response-recorder.ts):
- * each file that imports this records them where it reads them, and when the file ends they
- * are checked against the document the service served. A file that recorded answers without
- * a document to check them against fails.
+ * a file records them where it reads them, and when it ends (checkProcessAnswers, after all of
+ * the file's own hooks: file-checks.ts for a file run alone, test-group.ts for each member of a
+ * group) they are checked against the document the service served. A file that recorded
+ * answers without a document to check them against fails.
  */
 
 const recorded: Recorded[] = [];
@@ -43,9 +44,13 @@ export function recordAnswer(
   });
 }
 
-afterAll(() => {
-  if (recorded.length === 0) return;
-  if (!served) throw new Error(`${recorded.length} answers recorded, but no document read`);
-  const problem = disagreements(served, recorded);
+/** Checks the answers recorded since the last check, and forgets them and the document. */
+export function checkProcessAnswers(): void {
+  const answers = recorded.splice(0);
+  const document = served;
+  served = null;
+  if (answers.length === 0) return;
+  if (!document) throw new Error(`${answers.length} answers recorded, but no document read`);
+  const problem = disagreements(document, answers);
   if (problem) throw problem;
-});
+}

@@ -223,7 +223,7 @@ export class ResponseRecorder {
 /**
  * The checker of a served document, compiled once for every app of a test file that serves the
  * same text (a group's members share a module registry, so once per group): ajv's compiling of
- * the schemas cost more than checking a file's answers.
+ * the schemas was about a third of the checks' time in a profile of one group.
  */
 const checkers = new Map<string, DocumentChecker>();
 

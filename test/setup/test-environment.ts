@@ -1,9 +1,9 @@
 import { isolateFile } from './file-isolation';
 
 /*
- * Runs before each e2e file is loaded: points the app's configuration at a database of the
- * file's own. @nestjs/config reads the environment when AppModule is imported, so this has to
- * happen before any import of the app.
+ * Runs before each e2e file (or group) is loaded: points the app's configuration at a database
+ * of the file's own (a group points each member at its own again, test-group.ts), and clears
+ * the settings of the shell. createTestApp reads the environment when it builds the app.
  */
 isolateFile();
 process.env.NODE_ENV = 'test';

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { isolateFile } from './file-isolation';
+import { checkProcessAnswers } from './process-answers';
 
 /*
  * `npm test` runs the e2e files in groups (jest.config.js, E2E_GROUPS): a group is one Jest
@@ -10,7 +11,8 @@ import { isolateFile } from './file-isolation';
  *
  * Each member still runs as if alone: its own database and mail folder (isolateFile), the
  * environment as the group found it, its hooks scoped to its `describe`, and the checks every
- * app makes when it closes (answers against the OpenAPI document, logs without personal data).
+ * app makes when it closes (answers against the OpenAPI document, logs without personal data)
+ * and those of its answers from services run as processes when it ends.
  * A file named on the command line runs by itself, as before.
  */
 
@@ -36,6 +38,9 @@ export function runGroup(groupFile: string): void {
       own = { ...process.env };
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       require(`../${member}.e2e-spec`);
+      // After the member's own hooks (Jest runs a block's afterAll in the order declared): the
+      // answers it read from a service run as a process, checked as a file run alone has them.
+      afterAll(checkProcessAnswers);
     });
   }
   afterAll(() => restore(environment));
