@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
+import { readPdf } from './pdf-worker';
 
 /*
  * A PDF page as a reader draws it: pdf-parse's getScreenshot (pdf.js onto @napi-rs/canvas,
- * glyphs drawn from the embedded font programs), as PNG. Like pdf-text.ts this runs in a worker
- * thread, since pdf.js loads its own worker by a dynamic import() that Jest's sandbox refuses.
+ * glyphs drawn from the embedded font programs), as PNG. Like pdf-text.ts this runs in the shared
+ * worker thread of pdf-worker.ts.
  * Beside the image the worker answers where pdf.js placed each text item on the page, so a test
  * can look for ink where a given text was printed, not just anywhere on the page.
  *
@@ -52,88 +52,23 @@ export interface RenderedPdf {
   text: string;
 }
 
-/*
- * One worker draws a whole batch: loading pdf-parse (and pdf.js) costs more than reading a
- * small PDF, so a batch shares it. The text comes from the same getText call as pdfText's.
- */
-const RENDER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PDFParse } = require(workerData.parser);
-async function read(bytes, pages, scale) {
-  const parser = new PDFParse({ data: bytes });
-  try {
-    const extracted = await parser.getText({ pageJoiner: '' });
-    const shot = await parser.getScreenshot({
-      partial: pages,
-      scale,
-      imageBuffer: true,
-      imageDataUrl: false,
-    });
-    // getScreenshot has loaded the document; its pdf.js proxy (pdf-parse's \`doc\`, private in
-    // its typings) places the text items.
-    const doc = parser.doc;
-    if (!doc) throw new Error('pdf-parse holds no pdf.js document after getScreenshot');
-    const rendered = [];
-    for (const image of shot.pages) {
-      const page = await doc.getPage(image.pageNumber);
-      const viewport = page.getViewport({ scale });
-      const content = await page.getTextContent();
-      const textBoxes = content.items
-        .filter((item) => 'str' in item && item.str.trim() !== '')
-        .map((item) => {
-          const [left, baseline] = viewport.convertToViewportPoint(item.transform[4], item.transform[5]);
-          const height = item.height * scale;
-          return { str: item.str, x: left, y: baseline - height, width: item.width * scale, height };
-        });
-      rendered.push({
-        pageNumber: image.pageNumber,
-        png: image.data,
-        width: image.width,
-        height: image.height,
-        textBoxes,
-      });
-      page.cleanup();
-    }
-    return { pages: rendered, text: extracted.pages.map((page) => page.text).join('\\n') };
-  } finally {
-    await parser.destroy();
-  }
-}
-async function readAll() {
-  const { pdfs, pages, scale } = workerData;
-  const results = [];
-  for (const bytes of pdfs) results.push(await read(bytes, pages, scale));
-  return results;
-}
-readAll().then((results) => parentPort.postMessage(results));
-`;
-
-type WorkerPdf = { pages: Array<Omit<RenderedPage, 'image'> & { png: Uint8Array }>; text: string };
-
 /**
  * Draws pages of each PDF (the first unless told) as PNG, with where each text item landed, and
- * extracts its text; one worker for the batch. `names` name the PNGs kept under PDF_PNG_DIR.
+ * extracts its text, in the shared PDF worker. `names` name the PNGs kept under PDF_PNG_DIR.
  */
 export async function renderPdfs(
   pdfs: Array<{ bytes: Buffer; name: string }>,
   options: RenderOptions = {},
 ): Promise<RenderedPdf[]> {
-  const results = await new Promise<WorkerPdf[]>((resolveResults, reject) => {
-    const worker = new Worker(RENDER, {
-      eval: true,
-      workerData: {
-        parser: require.resolve('pdf-parse'),
-        pdfs: pdfs.map((pdf) => new Uint8Array(pdf.bytes)),
-        // pdf-parse draws every page when `partial` is empty.
-        pages: options.pages === 'all' ? [] : (options.pages ?? [1]),
-        scale: options.scale ?? 1,
-      },
-    });
-    worker.once('message', resolveResults);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The PDF render worker exited with ${code}`)));
+  const answer = await readPdf({
+    kind: 'render',
+    pdfs: pdfs.map((pdf) => new Uint8Array(pdf.bytes)),
+    // pdf-parse draws every page when `partial` is empty.
+    pages: options.pages === 'all' ? [] : (options.pages ?? [1]),
+    scale: options.scale ?? 1,
   });
-  return results.map((result, index) => {
+  if (answer.kind !== 'render') throw new Error('The PDF reader answered pages with a text');
+  return answer.pdfs.map((result, index) => {
     const pages = result.pages.map((page) => {
       const png = Buffer.from(page.png);
       return { ...page, png, image: decodePng(png) };

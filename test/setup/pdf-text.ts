@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { readPdf } from './pdf-worker';
 
 export interface PdfText {
   /** Every page's text, in order, as pdf.js extracts it (content-stream order). */
@@ -7,31 +7,11 @@ export interface PdfText {
   text: string;
 }
 
-/*
- * pdf-parse (pdf.js) loads its parsing worker with a dynamic import(), which Jest's module
- * sandbox refuses; a worker thread is plain Node, so the extraction runs there.
- */
-const EXTRACT_TEXT = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { PDFParse } = require(workerData.parser);
-const parser = new PDFParse({ data: workerData.bytes });
-parser
-  .getText({ pageJoiner: '' })
-  .then((result) => parentPort.postMessage(result.pages.map((page) => page.text)))
-  .finally(() => parser.destroy());
-`;
-
 /** The text a PDF reader would extract from these bytes, page by page (pdf-parse). */
-export function pdfText(bytes: Buffer): Promise<PdfText> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(EXTRACT_TEXT, {
-      eval: true,
-      workerData: { parser: require.resolve('pdf-parse'), bytes: new Uint8Array(bytes) },
-    });
-    worker.once('message', (pages: string[]) => resolve({ pages, text: pages.join('\n') }));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`The PDF text worker exited with ${code}`)));
-  });
+export async function pdfText(bytes: Buffer): Promise<PdfText> {
+  const answer = await readPdf({ kind: 'text', bytes: new Uint8Array(bytes) });
+  if (answer.kind !== 'text') throw new Error('The PDF reader answered a text with pages drawn');
+  return { pages: answer.pages, text: answer.pages.join('\n') };
 }
 
 /** Whitespace runs as one space: a wrapped line reads as the text it came from. */
