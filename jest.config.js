@@ -21,20 +21,7 @@ const ESM_PACKAGES = '@nestjs/terminus|request-filtering-agent|intl-messageforma
 const transform = {
   '^.+\\.ts$': [
     '<rootDir>/test/setup/swc.transform.js',
-    {
-      jsc: {
-        parser: { syntax: 'typescript', decorators: true },
-        transform: {
-          legacyDecorator: true,
-          decoratorMetadata: true,
-          useDefineForClassFields: true,
-        },
-        target: 'es2022',
-        keepClassNames: true,
-      },
-      module: { type: 'commonjs' },
-      sourceMaps: 'inline',
-    },
+    { ...require('./test/setup/swc-options'), sourceMaps: 'inline' },
   ],
   [`/node_modules/(${ESM_PACKAGES})/.+\\.js$`]: '<rootDir>/test/setup/esm-package.transform.js',
 };
