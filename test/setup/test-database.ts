@@ -64,7 +64,8 @@ const notDeclared: TestDeclaration = () => undefined;
 /**
  * `it` and `describe` for tests whose outcome no database can change: a type check of generated
  * code, the checkers a file relies on, a limiter that counts outside the database, the drawing
- * of a text both runs prove the database gives back. Jest runs every e2e file once per
+ * of a text both runs prove the database gives back, a key refused before any handler runs, the
+ * address rule swept over every form of an address. Jest runs every e2e file once per
  * database, and these would prove the same thing twice, so they are declared in the SQLite run
  * only (in the MariaDB run they do not exist: nothing is skipped).
  */
