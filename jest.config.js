@@ -51,26 +51,6 @@ const pattern = (name) => `<rootDir>/test/${name}\\.e2e-spec\\.ts$`;
  * Naming e2e files on the command line runs them by themselves, as Jest always does.
  */
 const E2E_GROUPS = {
-  workers: ['reminders', 'delivery-workers'],
-  input: [
-    'generated-input',
-    'hostile-input',
-    'input-strictness',
-    'method-not-allowed',
-    'openapi',
-    'request-pipeline',
-    'lists',
-    'list-paging',
-  ],
-  documents: [
-    'documents-pdf',
-    'documents-language',
-    'documents-scripts',
-    'document-fields',
-    'archived-client-documents',
-  ],
-  access: ['auth', 'rate-limit', 'idempotency', 'generated-client'],
-  outbound: ['events', 'webhooks', 'delivery'],
   records: [
     'invoices',
     'invoices-lifecycle',
@@ -86,16 +66,6 @@ const E2E_GROUPS = {
     'client-search',
     'expenses',
   ],
-  operations: [
-    'health',
-    'metrics',
-    'logging',
-    'shutdown',
-    'startup',
-    'transport',
-    'http-hardening',
-    'database-faults',
-  ],
   ledger: [
     'invoices-payments',
     'invoices-refunds',
@@ -107,6 +77,36 @@ const E2E_GROUPS = {
     'invoice-status',
     'reports',
     'reports-differential',
+  ],
+  input: [
+    'generated-input',
+    'hostile-input',
+    'input-strictness',
+    'method-not-allowed',
+    'openapi',
+    'request-pipeline',
+    'lists',
+    'list-paging',
+  ],
+  outbound: ['events', 'webhooks', 'delivery'],
+  operations: [
+    'health',
+    'metrics',
+    'logging',
+    'shutdown',
+    'startup',
+    'transport',
+    'http-hardening',
+    'database-faults',
+  ],
+  workers: ['reminders', 'delivery-workers'],
+  access: ['auth', 'rate-limit', 'idempotency', 'generated-client'],
+  documents: [
+    'documents-pdf',
+    'documents-language',
+    'documents-scripts',
+    'document-fields',
+    'archived-client-documents',
   ],
 };
 
