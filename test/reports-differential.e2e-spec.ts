@@ -429,10 +429,10 @@ function profitAndLossOracle(
     for (const invoice of invoices) {
       for (const entry of invoice.entries) {
         if (entry.status === 'Credited' || !inRange(entry.date)) continue;
-        const net = roundMoney(
-          entry.amount.times(invoice.subTotal).div(invoice.total),
-          invoice.currency,
-        );
+        // A total of 0 has no tax share: the entry counts whole.
+        const net = invoice.total.isZero()
+          ? entry.amount
+          : roundMoney(entry.amount.times(invoice.subTotal).div(invoice.total), invoice.currency);
         const figure = month(invoice.currency, entry.date);
         figure.income =
           entry.status === 'Completed' ? figure.income.plus(net) : figure.income.minus(net);

@@ -23,8 +23,9 @@ import { TestClock } from './setup/test-clock';
  *
  * Today is fixed at 2026-11-25. A report sums every record of the database, so each scenario
  * keeps to currencies of its own (aging edges CHF, as_of GBP, corrections SEK, currencies
- * EUR/JPY, profit-and-loss NOK, cash rounding DKK/KRW, tax summary AUD/KWD, formula-like names
- * CAD) or, for statements, to clients of its own: its expectations are then exact.
+ * EUR/JPY, profit-and-loss NOK, cash rounding DKK/KRW, a total changed to 0 PLN, tax summary
+ * AUD/KWD, formula-like names CAD) or, for statements, to clients of its own: its expectations
+ * are then exact.
  */
 
 const TODAY = '2026-11-25';
@@ -611,6 +612,53 @@ describe('Receivables reports', () => {
         ]);
         expect(currencySection(report, 'KRW')?.months).toEqual([
           month('2026-02', '1000', {}, '0', '1000'),
+        ]);
+      });
+    });
+
+    describe('an invoice changed to a total of 0 after its cash came and went', () => {
+      beforeAll(async () => {
+        const client = await createClient(test.http, { names: 'Zero Sp. z o.o.' });
+        // 100.00 + 23% = 123.00, paid in July, refunded in August, then changed to nothing:
+        // a total of 0 has no tax share, so each entry counts whole.
+        const emptied = await invoiceOf(client, 'PLN', '100.00', {
+          issue_date: '2026-07-01',
+          tax_rate: 23,
+        });
+        await payInvoice(test.http, emptied.id, '123.00', { payment_date: '2026-07-02' });
+        await refundInvoice(test.http, emptied.id, '123.00', { refund_date: '2026-08-03' });
+        const changed = await test.http.put(`/v1/invoice/${emptied.id}`).send({
+          client: emptied.customer_id,
+          invoice_no: emptied.invoice_no,
+          payment_status: 'Not Paid',
+          currency: 'PLN',
+          issue_date: '2026-07-01',
+          tax_rate: 23,
+          items: [{ description: 'Nothing', quantity: 1, rate: 0 }],
+        });
+        expectSuccess(changed);
+        const now = await readInvoice(test.http, emptied.id);
+        const [fields] = now.invoice;
+        expect([Number(fields.total), Number(fields.amount_paid), now.payments.length]).toEqual([
+          0, 0, 2,
+        ]);
+      });
+
+      it('cash counts the payment and the refund whole, never NaN', async () => {
+        const report = await profitAndLoss('?basis=cash');
+        expect(currencySection(report, 'PLN')).toEqual({
+          currency: 'PLN',
+          months: [
+            month('2026-07', '123.00', {}, '0.00', '123.00'),
+            month('2026-08', '-123.00', {}, '0.00', '-123.00'),
+          ],
+          totals: figures('0.00', {}, '0.00', '0.00'),
+        });
+      });
+
+      it('accrual counts its sub_total of 0', async () => {
+        expect(currencySection(await profitAndLoss(), 'PLN')?.months).toEqual([
+          month('2026-07', '0.00', {}, '0.00', '0.00'),
         ]);
       });
     });

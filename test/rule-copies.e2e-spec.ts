@@ -6,7 +6,7 @@ import { Decimal, ZERO } from '../src/common/money/decimal';
 import { isUniqueViolation } from '../src/database/database';
 import { outstandingBalance } from '../src/documents/domain/document-totals';
 import { numberTaken } from '../src/documents/domain/document-number';
-import { formatMoney, roundMoney } from '../src/common/money/money';
+import { formatMoney } from '../src/common/money/money';
 import {
   INVOICE_STATUSES,
   InvoiceStatus,
@@ -17,6 +17,7 @@ import {
   StatusFacts,
 } from '../src/invoices/domain/invoice-status';
 import { AGING_BUCKETS, agingBalance, agingBucket } from '../src/reports/domain/aging';
+import { cashIncome } from '../src/reports/domain/cash-income';
 import { createClient } from './factories/clients';
 import { createTestApp, TestApp } from './setup/create-app';
 import { openSql, Sql } from './setup/invariants';
@@ -39,8 +40,8 @@ import { SLOW_RUN } from './setup/test-run';
  *   - the aging report, as of today and of past dates (its sums, and on MySQL its correction
  *     for entries dated after the date): in a bucket exactly when owing, by the status rule;
  *   - the cash basis of profit and loss, which rounds each entry without its tax in SQL on
- *     MySQL: equal to roundMoney of each entry, summed. Tax rates of 100% make half the odd
- *     payments fall on a rounding midpoint.
+ *     MySQL (cashIncomeSql): equal to cashIncome of each entry, summed. Tax rates of 100% make
+ *     half the odd payments fall on a rounding midpoint.
  *
  * Numbering then has generated numbers of each kind, half of them archived, and their variants
  * (case, NFD, inner spaces, a suffix): the unique index (a number changed in place, under no
@@ -470,7 +471,7 @@ describe(`One definition per rule, its SQL copies proved equal (RULES_SEED=${SEE
     expect(sorted(answered)).toEqual(sorted(expected));
   });
 
-  it('rounds each entry of the cash basis as roundMoney does', async () => {
+  it('rounds each entry of the cash basis as cashIncome does', async () => {
     const from = shiftDate(TODAY, -200);
     const response = await test.http
       .get(`/v1/report/profit-and-loss?basis=cash&from=${from}&to=${TODAY}`)
@@ -483,10 +484,7 @@ describe(`One definition per rule, its SQL copies proved equal (RULES_SEED=${SEE
     for (const entry of entries) {
       const invoice = invoices.get(String(entry.invoiceId))!;
       if (invoice.voided || entry.status === 'Credited' || entry.date < from) continue;
-      const net = roundMoney(
-        new Decimal(entry.amount).times(invoice.subTotal).dividedBy(invoice.total),
-        invoice.currency,
-      );
+      const net = cashIncome(entry.amount, invoice.subTotal, invoice.total, invoice.currency);
       const key = `${invoice.currency} ${entry.date.slice(0, 7)}`;
       const signed = entry.status === 'Refunded' ? net.negated() : net;
       sums.set(key, (sums.get(key) ?? ZERO).plus(signed));
