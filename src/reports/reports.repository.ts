@@ -256,9 +256,9 @@ export class ReportsRepository {
   /**
    * Cash received less cash returned, by month of the ledger entry, each entry without its
    * invoice's tax (`cashIncome`: `amount × sub_total / total`, rounded half away from zero to
-   * the currency's minor digits; the whole amount when the total is 0). On MySQL each invoice is read from idx_invoices_cash, forced: MariaDB
-   * would take the primary key and read a table page per entry (43 s for a year at a million
-   * invoices, 2.3 s so). The division keeps at least 12 decimals, truncated; an amount at or
+   * the currency's minor digits; the whole amount when the total is 0). On MySQL each invoice
+   * is read from idx_invoices_cash, forced: MariaDB would take the primary key and read a table
+   * page per entry (43 s for a year at a million invoices, 2.3 s so). The division keeps at least 12 decimals, truncated; an amount at or
    * above a rounding midpoint (at most 5 decimals) stays at or above it, so ROUND decides as
    * exact arithmetic does (roundMoneySql; test/rule-copies.e2e-spec.ts compares the two).
    */
