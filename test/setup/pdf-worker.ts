@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { RenderedPage } from './pdf-render';
 
 /*
  * pdf-parse (pdf.js) loads its parsing worker with a dynamic import(), which Jest's module
@@ -9,14 +10,8 @@ import { Worker } from 'node:worker_threads';
  * and ends once it has been idle for a moment (it holds no file open meanwhile).
  */
 
-/** Text items as pdf.js placed them, and a page drawn as PNG; see pdf-render.ts. */
-export interface WorkerPage {
-  pageNumber: number;
-  png: Uint8Array;
-  width: number;
-  height: number;
-  textBoxes: Array<{ str: string; x: number; y: number; width: number; height: number }>;
-}
+/** A page as the worker sends it: RenderedPage (pdf-render.ts) before its PNG is decoded. */
+export type WorkerPage = Omit<RenderedPage, 'image' | 'png'> & { png: Uint8Array };
 
 export type PdfRequest =
   | { kind: 'text'; bytes: Uint8Array }
