@@ -29,7 +29,7 @@ const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
 
 const SLOW = ['crash-recovery', 'two-instances', 'webhooks-durability'];
 /** In both runs, larger in the slow one. */
-const SLOW_AS_WELL = ['generated-input', 'hostile-input', 'rule-copies'];
+const SLOW_AS_WELL = ['generated-input', 'hostile-input', 'rule-copies', 'taxes-property'];
 /** In both runs; in the slow one on MariaDB only, with instances competing for one database. */
 const SLOW_ON_MARIADB = ['delivery-workers', 'reminders'];
 const slowRun = process.env.TEST_SLOW === '1';
@@ -77,6 +77,7 @@ const E2E_GROUPS = {
     'invoice-status',
     'reports',
     'reports-differential',
+    'taxes-property',
   ],
   input: [
     'generated-input',
@@ -107,6 +108,7 @@ const E2E_GROUPS = {
     'documents-scripts',
     'document-fields',
     'archived-client-documents',
+    'taxes',
   ],
 };
 

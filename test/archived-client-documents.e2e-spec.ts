@@ -16,6 +16,8 @@ import {
   InvoiceOutput,
   InvoiceWriteResult,
   listInvoices,
+  plainReadLine,
+  plainTaxBreakdown,
   readInvoice,
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
@@ -136,6 +138,7 @@ describe('Invoices and estimates of an archived client', () => {
         status: 'success',
         invoice: [expected],
         items: [{ description: 'Work', quantity: 3, rate: '50.00' }],
+        tax_breakdown: plainTaxBreakdown(0, '150.00', '0.00'),
       });
       expect(expected.updated_at).toMatch(TIMESTAMP);
       expect(expected.updated_at >= invoice.created_at).toBe(true);
@@ -169,7 +172,7 @@ describe('Invoices and estimates of an archived client', () => {
       });
       expect(body.items).toStrictEqual([{ description: 'Work', quantity: 2, rate: '50.00' }]);
       expect((await readInvoice(test.http, invoice.id)).items).toStrictEqual([
-        { description: 'Work', quantity: 2, rate: '50.00', amount: '100.00' },
+        plainReadLine({ description: 'Work', quantity: 2, rate: '50.00', amount: '100.00' }),
       ]);
     });
 
@@ -283,6 +286,7 @@ describe('Invoices and estimates of an archived client', () => {
         status: 'success',
         estimate: [expected],
         items: [{ description: 'Design', quantity: 4, rate: '25.00' }],
+        tax_breakdown: plainTaxBreakdown(0, '100.00', '0.00'),
       });
 
       const { estimate_no: referenceNo, ...rest } = expected;

@@ -16,6 +16,9 @@ import {
   ledgerState,
   LINE_READ_KEYS,
   payInvoice,
+  plainReadLine,
+  plainTaxBreakdown,
+  plainTaxTerms,
   readInvoice,
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
@@ -119,14 +122,24 @@ describe('Credit notes', () => {
         issue_date: '2026-03-20',
         reason: 'Billed too high',
         note: 'Credited against your balance.',
+        ...plainTaxTerms('EUR'),
         created_at: expect.stringMatching(TIMESTAMP),
       });
       expect(window.contains(note.created_at)).toBe(true);
       expect(body.items).toEqual([
-        { description: 'Correction', quantity: 2, rate: '10.00', amount: '20.00' },
-        { description: 'Correction', quantity: 1, rate: '0.125', amount: '0.13' },
+        plainReadLine(
+          { description: 'Correction', quantity: 2, rate: '10.00', amount: '20.00' },
+          20,
+          'EUR',
+        ),
+        plainReadLine(
+          { description: 'Correction', quantity: 1, rate: '0.125', amount: '0.13' },
+          20,
+          'EUR',
+        ),
       ]);
       for (const item of body.items) expect(keysOf(item)).toEqual(LINE_READ_KEYS);
+      expect(body.tax_breakdown).toEqual(plainTaxBreakdown(20, '20.13', '4.03'));
       expect(keysOf(body.invoice[0])).toEqual(INVOICE_KEYS);
       expect(body.invoice[0]).toMatchObject({
         id: invoice.id,
@@ -163,8 +176,13 @@ describe('Credit notes', () => {
         status: 'success',
         credit_note: written.credit_note,
         items: written.items,
+        tax_breakdown: written.tax_breakdown,
         send_log: [],
       });
+      expect(written.items).toEqual([
+        plainReadLine({ description: 'Correction', quantity: 1, rate: '30.00', amount: '30.00' }),
+      ]);
+      expect(written.tax_breakdown).toEqual(plainTaxBreakdown(0, '30.00', '0.00'));
     });
 
     it('settles the balance: Paid, status paid, and no further payment', async () => {

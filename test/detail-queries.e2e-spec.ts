@@ -8,6 +8,7 @@ import {
 } from '../src/credit-notes/credit-note-detail.query';
 import { jsonRows } from '../src/database/json-rows';
 import { EstimateLineItem } from '../src/estimates/entities/estimate-line-item.entity';
+import { EstimateTaxGroup } from '../src/estimates/entities/estimate-tax-group.entity';
 import { EstimateSendLogEntry } from '../src/estimates/entities/estimate-send-log-entry.entity';
 import { Estimate } from '../src/estimates/entities/estimate.entity';
 import {
@@ -16,6 +17,7 @@ import {
   readEstimatePrint,
 } from '../src/estimates/estimate-detail.query';
 import { InvoiceLineItem } from '../src/invoices/entities/invoice-line-item.entity';
+import { InvoiceTaxGroup } from '../src/invoices/entities/invoice-tax-group.entity';
 import { InvoicePayment } from '../src/invoices/entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from '../src/invoices/entities/invoice-send-log-entry.entity';
 import { Invoice } from '../src/invoices/entities/invoice.entity';
@@ -79,6 +81,7 @@ describe('Detail reads: a document and its children in one statement', () => {
     return {
       document: invoice,
       lines: await manager.find(InvoiceLineItem, { where, order: { position: 'ASC' } }),
+      breakdown: await manager.find(InvoiceTaxGroup, { where, order: { position: 'ASC' } }),
       payments: await manager.find(InvoicePayment, { where, order: { id: 'ASC' } }),
       sends: await manager.find(InvoiceSendLogEntry, { where, order: { id: 'ASC' } }),
     };
@@ -91,6 +94,7 @@ describe('Detail reads: a document and its children in one statement', () => {
     return {
       document: estimate,
       lines: await manager.find(EstimateLineItem, { where, order: { position: 'ASC' } }),
+      breakdown: await manager.find(EstimateTaxGroup, { where, order: { position: 'ASC' } }),
       sends: await manager.find(EstimateSendLogEntry, { where, order: { id: 'ASC' } }),
     };
   }
@@ -219,29 +223,42 @@ describe('Detail reads: a document and its children in one statement', () => {
     });
 
     it('keeps decimals exact at both ends of their range', async () => {
-      const invoice = await createInvoice(test.http, { items: lineItems(2) });
+      const invoice = await createInvoice(test.http, { items: lineItems(3) });
       const id = Number(invoice.id);
       await payInvoice(test.http, invoice.id, '1.00');
       // Past what a currency's rounding lets through the API: the stored extremes.
-      const [first, second] = await manager.find(InvoiceLineItem, {
+      const [first, second, third] = await manager.find(InvoiceLineItem, {
         where: { invoiceId: id },
         order: { position: 'ASC' },
       });
       const large = new Decimal('1234567890123.4567');
       const small = new Decimal('0.0001');
+      // MySQL holds amount + discount_amount within 0.5 of quantity × rate
+      // (chk_invoice_line_items_discount): small × large = 123456789.01234567, so a small
+      // amount takes the rest as its discount, and a large amount comes with a rate of 1.
+      const rest = new Decimal('123456789.0123');
       await manager.update(InvoiceLineItem, first.id, {
         quantity: small,
         rate: large,
-        amount: large,
+        amount: small,
+        discountAmount: rest,
       });
       await manager.update(InvoiceLineItem, second.id, {
         quantity: large,
         rate: small,
         amount: small,
+        discountAmount: rest,
+      });
+      await manager.update(InvoiceLineItem, third.id, {
+        quantity: large,
+        rate: new Decimal('1'),
+        amount: large,
       });
       await manager.update(InvoicePayment, { invoiceId: id }, { amount: small });
+      // The database holds total = sub_total − discount + tax (chk_invoices_sums).
       await manager.update(Invoice, id, {
         subTotal: large,
+        taxAmount: new Decimal('8765432109876.5432'),
         total: new Decimal('9999999999999.9999'),
         amountPaid: small,
         taxRate: new Decimal('100.0000'),
@@ -250,10 +267,13 @@ describe('Detail reads: a document and its children in one statement', () => {
       const detail = await expectInvoiceAsFound(id);
 
       expect(
-        detail?.lines.map((line) => [line.quantity, line.rate, line.amount].map(fixed)),
+        detail?.lines.map((line) =>
+          [line.quantity, line.rate, line.amount, line.discountAmount].map(fixed),
+        ),
       ).toEqual([
-        ['0.0001', '1234567890123.4567', '1234567890123.4567'],
-        ['1234567890123.4567', '0.0001', '0.0001'],
+        ['0.0001', '1234567890123.4567', '0.0001', '123456789.0123'],
+        ['1234567890123.4567', '0.0001', '0.0001', '123456789.0123'],
+        ['1234567890123.4567', '1.0000', '1234567890123.4567', '0.0000'],
       ]);
       expect(fixed(detail!.payments[0].amount)).toBe('0.0001');
       expect(detail?.payments[0].amount).toBeInstanceOf(Decimal);
@@ -284,6 +304,8 @@ describe('Detail reads: a document and its children in one statement', () => {
           quantity: new Decimal('1.0000'),
           rate: new Decimal('0.0001'),
           amount: new Decimal('0.0001'),
+          unit: 'C62',
+          discountAmount: new Decimal('0'),
         })),
       );
       await insertMany(
@@ -400,7 +422,12 @@ describe('Detail reads: a document and its children in one statement', () => {
       });
       const large = new Decimal('1234567890123.4567');
       const small = new Decimal('0.0001');
-      await manager.update(EstimateLineItem, first.id, { quantity: small, rate: large });
+      // MySQL holds the amount within 0.5 of quantity × rate (chk_estimate_line_items_discount).
+      await manager.update(EstimateLineItem, first.id, {
+        quantity: small,
+        rate: large,
+        amount: new Decimal('123456789.0123'),
+      });
       await manager.update(EstimateLineItem, second.id, { description: CONTROL_CHARACTERS });
       await manager.update(EstimateSendLogEntry, { estimateId: id }, { phone: CONTROL_CHARACTERS });
 
@@ -435,6 +462,8 @@ describe('Detail reads: a document and its children in one statement', () => {
           quantity: new Decimal('1.0000'),
           rate: new Decimal('0.0001'),
           amount: new Decimal('0.0001'),
+          unit: 'C62',
+          discountAmount: new Decimal('0'),
         })),
       );
       await insertMany(
@@ -537,12 +566,24 @@ describe('Detail reads: a document and its children in one statement', () => {
         .post('/v1/credit-note/send')
         .send({ id: credit_note[0].id, email: 'credit@example.com' })
         .expect(200);
-      // Every digit a DECIMAL(17,4) holds, beyond what a currency's rounding lets through.
-      const [line] = await manager.find(InvoiceLineItem, { where: { invoiceId: id } });
+      // Every digit a DECIMAL(17,4) holds, beyond what a currency's rounding lets through. MySQL
+      // holds a line's amount and discount not negative, and amount + discount within 0.5 of
+      // quantity × rate (chk_invoice_line_items_discount): the negative extreme is a quantity
+      // at a rate of 0, and 0.0001 × 1234567890123.4567 is the amount and its discount.
+      const [line, other] = await manager.find(InvoiceLineItem, {
+        where: { invoiceId: id },
+        order: { position: 'ASC' },
+      });
       await manager.update(InvoiceLineItem, line.id, {
         quantity: new Decimal('0.0001'),
         rate: new Decimal('1234567890123.4567'),
-        amount: new Decimal('-9999999999999.9999'),
+        amount: new Decimal('0.0001'),
+        discountAmount: new Decimal('123456789.0123'),
+      });
+      await manager.update(InvoiceLineItem, other.id, {
+        quantity: new Decimal('-9999999999999.9999'),
+        rate: new Decimal('0'),
+        amount: new Decimal('0'),
       });
       await manager.update(Invoice, id, { taxRate: new Decimal('12.3456') });
 
@@ -562,9 +603,18 @@ describe('Detail reads: a document and its children in one statement', () => {
       ]);
       expect(detail?.sends).toHaveLength(2);
       expect(detail?.lines.map((entry) => entry.description)).toContain(long);
-      expect(fixed(detail!.lines.find((entry) => entry.id === line.id)!.amount)).toBe(
+      expect(fixed(detail!.lines.find((entry) => entry.id === other.id)!.quantity)).toBe(
         '-9999999999999.9999',
       );
+      expect(
+        [line.id, other.id].map((lineId) => {
+          const found = detail!.lines.find((entry) => entry.id === lineId)!;
+          return [found.quantity, found.rate, found.amount, found.discountAmount].map(fixed);
+        }),
+      ).toEqual([
+        ['0.0001', '1234567890123.4567', '0.0001', '123456789.0123'],
+        ['-9999999999999.9999', '0.0000', '0.0000', '0.0000'],
+      ]);
       expect(print?.clientLanguage).toBe('de');
       expect(credited?.lines[0].description).toBe(long);
       expect(credited?.sends.map((entry) => entry.email)).toEqual(['credit@example.com']);

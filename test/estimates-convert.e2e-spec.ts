@@ -1,6 +1,11 @@
 import { addClient, createClient } from './factories/clients';
 import { addEstimate, createEstimate, estimateNumber, readEstimate } from './factories/estimates';
-import { INVOICE_KEYS } from './factories/invoices';
+import {
+  INVOICE_KEYS,
+  plainTaxBreakdown,
+  plainTaxTerms,
+  TaxGroupOutput,
+} from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import {
   expectError,
@@ -30,6 +35,7 @@ interface InvoiceWritten {
 interface InvoiceWriteResult {
   invoice: InvoiceWritten[];
   items: Array<{ description: string; quantity: number; rate: string }>;
+  tax_breakdown: TaxGroupOutput[];
 }
 
 const todayUtc = (): string => new Date().toISOString().slice(0, 10);
@@ -96,7 +102,7 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
     const after = todayUtc();
 
     const body = expectSuccess(response) as unknown as InvoiceWriteResult;
-    expect(keysOf(body)).toEqual(['invoice', 'items', 'status']);
+    expect(keysOf(body)).toEqual(['invoice', 'items', 'status', 'tax_breakdown']);
     expect(body.invoice).toHaveLength(1);
     const [invoice] = body.invoice;
     expect(keysOf(invoice)).toEqual(INVOICE_KEYS);
@@ -126,6 +132,7 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       issue_date: expect.any(String),
       due_date: expect.any(String),
       note: 'Quote valid 14 days',
+      ...plainTaxTerms('EUR'),
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: invoice.created_at,
     });
@@ -154,6 +161,8 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
     ]);
     for (const item of body.items)
       expect(keysOf(item)).toEqual(['description', 'quantity', 'rate']);
+    expect(body.tax_breakdown).toEqual(added.tax_breakdown);
+    expect(body.tax_breakdown).toEqual(plainTaxBreakdown(7.5, '700.00', '52.50'));
 
     // The estimate now reads accepted "True", and nothing else of it changed.
     const estimateRead = await readEstimate(test.http, estimate.id);
@@ -176,6 +185,7 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       status: 'success',
       invoice: [withoutTimestamps],
       items: estimateRead.items,
+      tax_breakdown: estimateRead.tax_breakdown,
       payments: [],
       send_log: [],
     });

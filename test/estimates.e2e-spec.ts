@@ -15,6 +15,9 @@ import {
   LINE_READ_KEYS,
   LINE_WRITE_KEYS,
   listEstimates,
+  plainReadLine,
+  plainTaxBreakdown,
+  plainTaxTerms,
   readEstimate,
   SEND_LOG_KEYS,
   sendEstimate,
@@ -90,7 +93,7 @@ describe('Estimates', () => {
       });
 
       const body = expectSuccess(response) as unknown as EstimateWriteResult;
-      expect(keysOf(body)).toEqual(['estimate', 'items', 'status']);
+      expect(keysOf(body)).toEqual(['estimate', 'items', 'status', 'tax_breakdown']);
       expect(body.estimate).toHaveLength(1);
       const [estimate] = body.estimate;
       expect(keysOf(estimate)).toEqual(ESTIMATE_WRITE_KEYS);
@@ -115,6 +118,7 @@ describe('Estimates', () => {
         issue_date: '2026-03-01',
         due_date: '2026-03-31',
         note: 'Valid for 30 days',
+        ...plainTaxTerms(),
       });
       expect(body.items).toEqual([
         { description: 'Design', quantity: 3, rate: '10.125' },
@@ -122,6 +126,7 @@ describe('Estimates', () => {
         { description: 'Support', quantity: 2, rate: '19.99' },
       ]);
       for (const item of body.items) expect(keysOf(item)).toEqual(LINE_WRITE_KEYS);
+      expect(body.tax_breakdown).toEqual(plainTaxBreakdown(8.25, '70.37', '5.81'));
     });
 
     it('defaults accepted to "False"', async () => {
@@ -251,7 +256,7 @@ describe('Estimates', () => {
 
       const response = await test.http.get(`/v1/estimate/${id}`);
       const body = expectSuccess(response) as unknown as EstimateDetail;
-      expect(keysOf(body)).toEqual(['estimate', 'items', 'send_log', 'status']);
+      expect(keysOf(body)).toEqual(['estimate', 'items', 'send_log', 'status', 'tax_breakdown']);
       expect(body.estimate).toHaveLength(1);
       expect(keysOf(body.estimate[0])).toEqual(ESTIMATE_LIST_KEYS);
       expect(body.estimate[0]).toEqual({
@@ -274,13 +279,24 @@ describe('Estimates', () => {
         issue_date: '2026-04-01',
         due_date: '2026-04-02',
         note: 'Thanks',
+        ...plainTaxTerms(),
       });
       expect(body.items).toEqual([
-        { description: 'Design', quantity: 3, rate: '10.125', amount: '30.38' },
-        { description: 'Hosting', quantity: 0.5, rate: '0.01', amount: '0.01' },
-        { description: 'Support', quantity: 2, rate: '19.99', amount: '39.98' },
+        plainReadLine(
+          { description: 'Design', quantity: 3, rate: '10.125', amount: '30.38' },
+          8.25,
+        ),
+        plainReadLine(
+          { description: 'Hosting', quantity: 0.5, rate: '0.01', amount: '0.01' },
+          8.25,
+        ),
+        plainReadLine(
+          { description: 'Support', quantity: 2, rate: '19.99', amount: '39.98' },
+          8.25,
+        ),
       ]);
       for (const item of body.items) expect(keysOf(item)).toEqual(LINE_READ_KEYS);
+      expect(body.tax_breakdown).toEqual(plainTaxBreakdown(8.25, '70.37', '5.81'));
       expect(body.send_log).toEqual([]);
     });
 
@@ -383,7 +399,7 @@ describe('Estimates', () => {
       });
 
       const body = expectSuccess(response) as unknown as EstimateWriteResult;
-      expect(keysOf(body)).toEqual(['estimate', 'items', 'status']);
+      expect(keysOf(body)).toEqual(['estimate', 'items', 'status', 'tax_breakdown']);
       expect(body.estimate).toHaveLength(1);
       expect(keysOf(body.estimate[0])).toEqual(ESTIMATE_WRITE_KEYS);
       expect(body.estimate[0]).toEqual({
@@ -407,6 +423,7 @@ describe('Estimates', () => {
         issue_date: '2026-05-01',
         due_date: '2026-05-20',
         note: 'Revised',
+        ...plainTaxTerms('KWD'),
       });
       expect(response.text).toMatch(/"total":3\.890[,}]/);
       expect(body.items).toEqual([
@@ -414,13 +431,23 @@ describe('Estimates', () => {
         { description: 'Permit', quantity: 0.25, rate: '0.002' },
       ]);
       for (const item of body.items) expect(keysOf(item)).toEqual(LINE_WRITE_KEYS);
+      expect(body.tax_breakdown).toEqual(plainTaxBreakdown(5, '3.705', '0.185'));
 
       const read = await readEstimate(test.http, estimate.id);
       expect(read.estimate[0]).toEqual(asListed(body.estimate[0]));
       expect(read.items).toEqual([
-        { description: 'Survey', quantity: 3, rate: '1.2345', amount: '3.704' },
-        { description: 'Permit', quantity: 0.25, rate: '0.002', amount: '0.001' },
+        plainReadLine(
+          { description: 'Survey', quantity: 3, rate: '1.2345', amount: '3.704' },
+          5,
+          'KWD',
+        ),
+        plainReadLine(
+          { description: 'Permit', quantity: 0.25, rate: '0.002', amount: '0.001' },
+          5,
+          'KWD',
+        ),
       ]);
+      expect(read.tax_breakdown).toEqual(body.tax_breakdown);
     });
 
     it('keeps the lines when items are omitted, and the other stored values with them', async () => {
@@ -445,6 +472,7 @@ describe('Estimates', () => {
       const after = await readEstimate(test.http, estimate.id);
       expect(after.estimate).toEqual(before.estimate);
       expect(after.items).toEqual(before.items);
+      expect(after.tax_breakdown).toEqual(before.tax_breakdown);
     });
 
     it('replaces all lines when items are given', async () => {
@@ -460,7 +488,7 @@ describe('Estimates', () => {
       expect(body.estimate[0]).toMatchObject({ sub_total: 3.38, tax_amount: 0, total: 3.38 });
       const read = await readEstimate(test.http, estimate.id);
       expect(read.items).toEqual([
-        { description: 'Only line', quantity: 1.5, rate: '2.25', amount: '3.38' },
+        plainReadLine({ description: 'Only line', quantity: 1.5, rate: '2.25', amount: '3.38' }),
       ]);
     });
 

@@ -241,7 +241,7 @@ describe('Events', () => {
         expectError(await api.get(`/v1/client/${added.id}`), 404);
       });
 
-      it('invoice add and update: {invoice, items, payments, send_log}; changes name the note and the items, not the logs', async () => {
+      it('invoice add and update: {invoice, items, tax_breakdown, payments, send_log}; changes name the note and the items, not the logs', async () => {
         const add = await events.track(() =>
           api.post('/v1/invoice/add').send(
             invoiceInput(client, {
@@ -255,7 +255,13 @@ describe('Events', () => {
         );
         const invoice = (expectSuccess(add.response) as { invoice: InvoiceOutput[] }).invoice[0];
         const created = await invoiceData(invoice.id);
-        expect(Object.keys(created).sort()).toEqual(['invoice', 'items', 'payments', 'send_log']);
+        expect(Object.keys(created).sort()).toEqual([
+          'invoice',
+          'items',
+          'payments',
+          'send_log',
+          'tax_breakdown',
+        ]);
         expect(add.events).toEqual([expected('invoice.created', 'invoice', invoice.id, created)]);
 
         // A payment and a send first: the logs differ from add's, and still stay out of changes.
@@ -278,6 +284,8 @@ describe('Events', () => {
         expectSuccess(update.response);
         const after = await invoiceData(invoice.id);
         expect(after.items.map((item) => item.description)).toEqual(['Design work', 'Hosting']);
+        // The same money: the breakdown is as it was, so it is not among the changes.
+        expect(after.tax_breakdown).toEqual(before.tax_breakdown);
         expect(update.events).toEqual([
           expected('invoice.updated', 'invoice', invoice.id, after, {
             note: ['First note', 'Second note'],
@@ -395,14 +403,19 @@ describe('Events', () => {
         expectError(await api.get(`/v1/invoice/${invoice.id}`), 404);
       });
 
-      it('estimate add, update, send, delete: {estimate, items, send_log}', async () => {
+      it('estimate add, update, send, delete: {estimate, items, tax_breakdown, send_log}', async () => {
         const add = await events.track(() =>
           api.post('/v1/estimate/add').send(estimateInput(client, { note: 'Draft' })),
         );
         const estimate = (expectSuccess(add.response) as unknown as EstimateWriteResult)
           .estimate[0];
         const created = await read(`/v1/estimate/${estimate.id}`);
-        expect(Object.keys(created).sort()).toEqual(['estimate', 'items', 'send_log']);
+        expect(Object.keys(created).sort()).toEqual([
+          'estimate',
+          'items',
+          'send_log',
+          'tax_breakdown',
+        ]);
         expect(add.events).toEqual([
           expected('estimate.created', 'estimate', estimate.id, created),
         ]);
@@ -471,7 +484,12 @@ describe('Events', () => {
         const creditNote = (expectSuccess(add.response) as { credit_note: Array<{ id: string }> })
           .credit_note[0];
         const note = await read(`/v1/credit-note/${creditNote.id}`);
-        expect(Object.keys(note).sort()).toEqual(['credit_note', 'items', 'send_log']);
+        expect(Object.keys(note).sort()).toEqual([
+          'credit_note',
+          'items',
+          'send_log',
+          'tax_breakdown',
+        ]);
         const credited = await invoiceData(invoice.id);
         expect(add.events).toEqual([
           expected('credit_note.created', 'credit_note', creditNote.id, note),

@@ -14,6 +14,8 @@ import {
   lineItems,
   listInvoices,
   payInvoice,
+  plainReadLine,
+  plainTaxBreakdown,
   readInvoice,
   sendInvoice,
 } from './factories/invoices';
@@ -179,11 +181,13 @@ describe('Invoices: numbers, updates, status, sends, archiving', () => {
         tax_amount: 2.6,
         total: 28.6,
       });
+      expect(result.tax_breakdown).toEqual(plainTaxBreakdown(10, '26.00', '2.60'));
       const detail = await readInvoice(test.http, invoice[0].id);
       expect(detail.items).toEqual([
-        { description: 'Design', quantity: 2, rate: '10.50', amount: '21.00' },
-        { description: 'Hosting', quantity: 1, rate: '5.00', amount: '5.00' },
+        plainReadLine({ description: 'Design', quantity: 2, rate: '10.50', amount: '21.00' }, 10),
+        plainReadLine({ description: 'Hosting', quantity: 1, rate: '5.00', amount: '5.00' }, 10),
       ]);
+      expect(detail.tax_breakdown).toEqual(result.tax_breakdown);
       expect(detail.invoice[0]).toMatchObject({ total: 28.6, outstanding_balance: '28.60' });
     });
 
@@ -289,7 +293,11 @@ describe('Invoices: numbers, updates, status, sends, archiving', () => {
         amount_paid: '0',
       });
       expect((await readInvoice(test.http, invoice.id)).items).toEqual([
-        { description: 'Work', quantity: 3, rate: '333.5', amount: '1001' },
+        plainReadLine(
+          { description: 'Work', quantity: 3, rate: '333.5', amount: '1001' },
+          0,
+          'JPY',
+        ),
       ]);
 
       await payInvoice(test.http, invoice.id, '1');

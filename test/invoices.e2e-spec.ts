@@ -18,6 +18,9 @@ import {
   listInvoices,
   PAYMENT_KEYS,
   payInvoice,
+  plainReadLine,
+  plainTaxBreakdown,
+  plainTaxTerms,
   readInvoice,
   SEND_LOG_KEYS,
   sendInvoice,
@@ -128,11 +131,12 @@ describe('Invoices', () => {
       issue_date: '2026-03-01',
       due_date: '2026-03-31',
       note: 'Thank you',
+      ...plainTaxTerms(),
     });
 
     it('POST /invoice/add answers `invoice` (one, with timestamps) and `items` without amounts', () => {
       const body = expectSuccess(added);
-      expect(sortedKeys(body)).toEqual(['invoice', 'items', 'status']);
+      expect(sortedKeys(body)).toEqual(['invoice', 'items', 'status', 'tax_breakdown']);
       expect(written.invoice).toHaveLength(1);
       const [invoice] = written.invoice;
       expect(sortedKeys(invoice)).toEqual(INVOICE_KEYS);
@@ -147,6 +151,7 @@ describe('Invoices', () => {
         { description: 'Hosting', quantity: 1.5, rate: '0.125' },
       ]);
       for (const item of written.items) expect(sortedKeys(item)).toEqual(LINE_WRITE_KEYS);
+      expect(written.tax_breakdown).toEqual(plainTaxBreakdown(7.5, '21.19', '1.59'));
     });
 
     it('writes JSON numbers digit for digit, money with the minor digits', () => {
@@ -165,7 +170,14 @@ describe('Invoices', () => {
       const response = await test.http.get(`/v1/invoice/${written.invoice[0].id}`);
 
       const body = expectSuccess(response);
-      expect(sortedKeys(body)).toEqual(['invoice', 'items', 'payments', 'send_log', 'status']);
+      expect(sortedKeys(body)).toEqual([
+        'invoice',
+        'items',
+        'payments',
+        'send_log',
+        'status',
+        'tax_breakdown',
+      ]);
       const detail = body as unknown as InvoiceDetail;
       expect(detail.invoice).toHaveLength(1);
       expect(sortedKeys(detail.invoice[0])).toEqual(INVOICE_READ_KEYS);
@@ -175,10 +187,14 @@ describe('Invoices', () => {
         short_code: written.invoice[0].short_code,
       });
       expect(detail.items).toEqual([
-        { description: 'Design', quantity: 2, rate: '10.50', amount: '21.00' },
-        { description: 'Hosting', quantity: 1.5, rate: '0.125', amount: '0.19' },
+        plainReadLine({ description: 'Design', quantity: 2, rate: '10.50', amount: '21.00' }, 7.5),
+        plainReadLine(
+          { description: 'Hosting', quantity: 1.5, rate: '0.125', amount: '0.19' },
+          7.5,
+        ),
       ]);
       for (const item of detail.items) expect(sortedKeys(item)).toEqual(LINE_READ_KEYS);
+      expect(detail.tax_breakdown).toEqual(plainTaxBreakdown(7.5, '21.19', '1.59'));
       expect(detail.payments).toEqual([]);
       expect(detail.send_log).toEqual([]);
     });
@@ -207,7 +223,7 @@ describe('Invoices', () => {
       });
 
       const body = expectSuccess(response);
-      expect(sortedKeys(body)).toEqual(['invoice', 'items', 'status']);
+      expect(sortedKeys(body)).toEqual(['invoice', 'items', 'status', 'tax_breakdown']);
       const result = body as unknown as InvoiceWriteResult;
       expect(result.invoice).toHaveLength(1);
       expect(sortedKeys(result.invoice[0])).toEqual(INVOICE_KEYS);
@@ -221,6 +237,7 @@ describe('Invoices', () => {
         created_at: written.invoice[0].created_at,
       });
       expect(result.items).toEqual([{ description: 'Design', quantity: 3, rate: '10.50' }]);
+      expect(result.tax_breakdown).toEqual(plainTaxBreakdown(7.5, '31.50', '2.36'));
     });
 
     it('payment entries and send-log entries carry exactly their fields, oldest first', async () => {
@@ -412,7 +429,7 @@ describe('Invoices', () => {
       const detail = await priced({ items: [{ description: 'x', quantity: 7, rate: '1.0050' }] });
 
       expect(detail.items).toEqual([
-        { description: 'x', quantity: 7, rate: '1.005', amount: '7.04' },
+        plainReadLine({ description: 'x', quantity: 7, rate: '1.005', amount: '7.04' }),
       ]);
       expect(detail.invoice[0]).toMatchObject({ sub_total: 7.04, tax_amount: 0, total: 7.04 });
     });
@@ -561,12 +578,14 @@ describe('Invoices', () => {
         items: [{ description: 'x', quantity: '9999.9999', rate: '999999999.9999' }],
       });
 
-      expect(detail.items[0]).toEqual({
-        description: 'x',
-        quantity: 9999.9999,
-        rate: '999999999.9999',
-        amount: '9999999899999.00',
-      });
+      expect(detail.items[0]).toEqual(
+        plainReadLine({
+          description: 'x',
+          quantity: 9999.9999,
+          rate: '999999999.9999',
+          amount: '9999999899999.00',
+        }),
+      );
       expect(detail.invoice[0].outstanding_balance).toBe('9999999899999.00');
     });
 

@@ -519,8 +519,12 @@ function taxSummaryOracle(records: Records, from: string, to: string) {
         rates.reduce((s, each) => s.plus(pick(each)), ZERO);
       return {
         currency,
+        // Each document of this data set carries one tax, its default: named Tax, category S,
+        // or Z at rate 0 (docs/taxes.md), so a rate is a tax group.
         rates: rates.map((each) => ({
           tax_rate: each.rate.toNumber(),
+          name: 'Tax',
+          category: each.rate.isZero() ? 'Z' : 'S',
           invoices: each.invoices,
           credit_notes: each.creditNotes,
           taxable: fmt(each.taxable, currency),

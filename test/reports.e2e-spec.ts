@@ -696,16 +696,50 @@ describe('Receivables reports', () => {
       expect(currencySection(report, 'AUD')).toEqual({
         currency: 'AUD',
         rates: [
-          { tax_rate: 0, invoices: 1, credit_notes: 0, taxable: '50.00', tax: '0.00' },
-          { tax_rate: 7.5, invoices: 1, credit_notes: 0, taxable: '100.00', tax: '7.50' },
+          {
+            tax_rate: 0,
+            name: 'Tax',
+            category: 'Z',
+            invoices: 1,
+            credit_notes: 0,
+            taxable: '50.00',
+            tax: '0.00',
+          },
+          {
+            tax_rate: 7.5,
+            name: 'Tax',
+            category: 'S',
+            invoices: 1,
+            credit_notes: 0,
+            taxable: '100.00',
+            tax: '7.50',
+          },
           // 200 + 300 − 100 − 50; 20 + 30 − 10 − 5.
-          { tax_rate: 10, invoices: 2, credit_notes: 2, taxable: '350.00', tax: '35.00' },
+          {
+            tax_rate: 10,
+            name: 'Tax',
+            category: 'S',
+            invoices: 2,
+            credit_notes: 2,
+            taxable: '350.00',
+            tax: '35.00',
+          },
         ],
         totals: { invoices: 4, credit_notes: 2, taxable: '500.00', tax: '42.50' },
       });
       expect(currencySection(report, 'KWD')).toEqual({
         currency: 'KWD',
-        rates: [{ tax_rate: 10, invoices: 1, credit_notes: 0, taxable: '12.345', tax: '1.235' }],
+        rates: [
+          {
+            tax_rate: 10,
+            name: 'Tax',
+            category: 'S',
+            invoices: 1,
+            credit_notes: 0,
+            taxable: '12.345',
+            tax: '1.235',
+          },
+        ],
         totals: { invoices: 1, credit_notes: 0, taxable: '12.345', tax: '1.235' },
       });
       // tax_rate is a JSON number, as on invoices.
@@ -718,8 +752,24 @@ describe('Receivables reports', () => {
       expect(currencySection(march, 'AUD')).toEqual({
         currency: 'AUD',
         rates: [
-          { tax_rate: 0, invoices: 1, credit_notes: 0, taxable: '50.00', tax: '0.00' },
-          { tax_rate: 10, invoices: 1, credit_notes: 0, taxable: '300.00', tax: '30.00' },
+          {
+            tax_rate: 0,
+            name: 'Tax',
+            category: 'Z',
+            invoices: 1,
+            credit_notes: 0,
+            taxable: '50.00',
+            tax: '0.00',
+          },
+          {
+            tax_rate: 10,
+            name: 'Tax',
+            category: 'S',
+            invoices: 1,
+            credit_notes: 0,
+            taxable: '300.00',
+            tax: '30.00',
+          },
         ],
         totals: { invoices: 2, credit_notes: 0, taxable: '350.00', tax: '30.00' },
       });
@@ -730,7 +780,17 @@ describe('Receivables reports', () => {
       const spring = await taxSummary('?from=2026-04-01&to=2026-04-30');
       expect(currencySection(spring, 'AUD')).toEqual({
         currency: 'AUD',
-        rates: [{ tax_rate: 10, invoices: 0, credit_notes: 1, taxable: '-100.00', tax: '-10.00' }],
+        rates: [
+          {
+            tax_rate: 10,
+            name: 'Tax',
+            category: 'S',
+            invoices: 0,
+            credit_notes: 1,
+            taxable: '-100.00',
+            tax: '-10.00',
+          },
+        ],
         totals: { invoices: 0, credit_notes: 1, taxable: '-100.00', tax: '-10.00' },
       });
     });
@@ -739,7 +799,15 @@ describe('Receivables reports', () => {
       const report = await taxSummary('?to=2025-12-31');
       expect(report).toMatchObject({ from: '2025-01-01', to: '2025-12-31' });
       expect(currencySection(report, 'AUD')?.rates).toEqual([
-        { tax_rate: 10, invoices: 1, credit_notes: 0, taxable: '500.00', tax: '50.00' },
+        {
+          tax_rate: 10,
+          name: 'Tax',
+          category: 'S',
+          invoices: 1,
+          credit_notes: 0,
+          taxable: '500.00',
+          tax: '50.00',
+        },
       ]);
     });
 
@@ -1103,7 +1171,7 @@ interface TaxSummaryReport {
   to: string;
   currencies: Array<{
     currency: string;
-    rates: Array<TaxCounts & { tax_rate: number }>;
+    rates: Array<TaxCounts & { tax_rate: number; name: string; category: string }>;
     totals: TaxCounts;
   }>;
 }
@@ -1258,10 +1326,27 @@ function taxSummaryCsv(report: TaxSummaryReport): string[][] {
     row.tax,
   ];
   return [
-    ['currency', 'line', 'tax_rate', 'invoices', 'credit_notes', 'taxable', 'tax'],
+    [
+      'currency',
+      'line',
+      'tax_rate',
+      'invoices',
+      'credit_notes',
+      'taxable',
+      'tax',
+      'tax_name',
+      'category',
+    ],
     ...report.currencies.flatMap(({ currency, rates, totals }) => [
-      ...rates.map((row) => [currency, 'rate', String(row.tax_rate), ...counts(row)]),
-      [currency, 'total', '', ...counts(totals)],
+      ...rates.map((row) => [
+        currency,
+        'rate',
+        String(row.tax_rate),
+        ...counts(row),
+        textCell(row.name),
+        row.category,
+      ]),
+      [currency, 'total', '', ...counts(totals), '', ''],
     ]),
   ];
 }

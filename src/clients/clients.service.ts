@@ -21,6 +21,8 @@ export interface DocumentClient {
   country: string;
   /** Where reminders go; '' when none was given. */
   email: string;
+  /** The language its documents print in ('' for the DOCUMENT_LOCALE setting). */
+  language: string;
 }
 
 /** Ids per statement when names are read for a report. */
@@ -81,6 +83,7 @@ export class ClientsService {
       taxId: client.taxId,
       country: client.country,
       email: client.email,
+      language: client.language,
     };
   }
 

@@ -204,6 +204,30 @@ function IsListedValue(
   };
 }
 
+/**
+ * A code of a long list (UN/ECE units, VATEX, VAT categories) in any ASCII case, kept in the
+ * listed spelling; `message` says what the list is, since it is too long to print.
+ */
+export function IsListedCode(codes: Iterable<string>, message: string): PropertyDecorator {
+  const canonical = new Map([...codes].map((code) => [asciiLowerCase(code), code]));
+  return IsListedValue('isListedCode', (lowerCase) => canonical.get(lowerCase), message);
+}
+
+/**
+ * Two inputs that say one thing two ways (a discount as a percent or as an amount): only one
+ * may be given. Put on the second; runs only when it is given.
+ */
+export function IsNotGivenWith(other: string): PropertyDecorator {
+  return rule(
+    'isNotGivenWith',
+    (_value, args) => {
+      const sibling = (args.object as Record<string, unknown>)[other];
+      return sibling === undefined || sibling === null;
+    },
+    `$property and ${other} cannot both be given`,
+  );
+}
+
 /** Currency codes are listed in upper case. */
 function currencySpelling(lowerCase: string): string | undefined {
   return /^[a-z]{3}$/.test(lowerCase) && isCurrencyCode(lowerCase)

@@ -56,6 +56,11 @@ export class AppConfig {
     return this.read('DATABASE_QUERY_TIMEOUT_MS') ?? 10_000;
   }
 
+  /** The name of the tax a line carries when it names none (docs/rules.md, taxes). */
+  get taxName(): string {
+    return this.read('TAX_NAME')?.trim() || 'Tax';
+  }
+
   get defaultCurrency(): string {
     return (this.read('DEFAULT_CURRENCY') ?? 'USD').toUpperCase();
   }

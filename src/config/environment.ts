@@ -6,6 +6,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Length,
   Matches,
   Max,
   MaxLength,
@@ -49,6 +50,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   DEFAULT_CURRENCY?: string;
+
+  @IsOptional()
+  @IsString()
+  @Length(1, 64, { message: 'TAX_NAME must be 1 to 64 characters' })
+  TAX_NAME?: string;
 
   @IsOptional()
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 100kb or 1mb' })

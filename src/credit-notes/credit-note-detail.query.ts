@@ -1,11 +1,13 @@
 import { documentDetailQuery, documentPrintQuery } from '../documents/document-detail.query';
 import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
+import { CreditNoteTaxGroup } from './entities/credit-note-tax-group.entity';
 import { CreditNoteSendLogEntry } from './entities/credit-note-send-log-entry.entity';
 import { CreditNote } from './entities/credit-note.entity';
 
 const CREDIT_NOTE_TABLES = {
   document: CreditNote,
   lines: CreditNoteLineItem,
+  breakdown: CreditNoteTaxGroup,
   sends: CreditNoteSendLogEntry,
   parentColumn: 'credit_note_id',
   children: {},

@@ -1,10 +1,14 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney } from '../common/money/money';
 import { DeliveryRecord } from '../documents/domain/delivery-state';
+import { WrittenLines } from '../documents/document-lines.repository';
+import { DocumentTaxGroupRecord } from '../documents/entities/document-columns';
 import {
   customerFields,
   pricingFields,
+  taxTermsFields,
   toDetailParts,
+  toTaxBreakdown,
   toLineItemRead,
 } from '../documents/documents.mapper';
 import { InvoiceWithTimestampsDto } from '../invoices/dto/invoice-response.dto';
@@ -31,6 +35,7 @@ export function toListItem(creditNote: CreditNote): CreditNoteDto {
     issue_date: creditNote.issueDate,
     reason: creditNote.reason,
     note: creditNote.note,
+    ...taxTermsFields(creditNote),
     created_at: formatTimestamp(creditNote.createdAt),
   };
 }
@@ -39,24 +44,26 @@ export function toListItem(creditNote: CreditNote): CreditNoteDto {
 export function toDetail(
   creditNote: CreditNote,
   lines: CreditNoteLineItem[],
+  breakdown: DocumentTaxGroupRecord[],
   sends: CreditNoteSendLogEntry[],
   deliveries: Map<number, DeliveryRecord>,
 ): CreditNoteReadResponseDto {
   return {
     credit_note: [toListItem(creditNote)],
-    ...toDetailParts(creditNote.currency, lines, sends, deliveries),
+    ...toDetailParts(creditNote, lines, breakdown, sends, deliveries),
   };
 }
 
 /** Add: the credit note, its lines with amounts, and the invoice as the credit left it. */
 export function toWriteResult(
   creditNote: CreditNote,
-  lines: CreditNoteLineItem[],
+  { lines, breakdown }: WrittenLines<CreditNoteLineItem>,
   invoice: InvoiceWithTimestampsDto,
 ): CreditNoteWriteResponseDto {
   return {
     credit_note: [toListItem(creditNote)],
-    items: lines.map((line) => toLineItemRead(line, creditNote.currency)),
+    items: lines.map((line) => toLineItemRead(line, creditNote)),
+    tax_breakdown: toTaxBreakdown(breakdown, creditNote.currency),
     invoice: [invoice],
   };
 }

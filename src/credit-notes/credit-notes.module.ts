@@ -9,6 +9,7 @@ import { CreditNotesController } from './credit-notes.controller';
 import { CreditNotesRepository } from './credit-notes.repository';
 import { CreditNotesService } from './credit-notes.service';
 import { CreditNoteLineItem } from './entities/credit-note-line-item.entity';
+import { CreditNoteTaxGroup } from './entities/credit-note-tax-group.entity';
 import { CreditNoteSendLogEntry } from './entities/credit-note-send-log-entry.entity';
 import { CreditNote } from './entities/credit-note.entity';
 
@@ -18,7 +19,12 @@ import { CreditNote } from './entities/credit-note.entity';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([CreditNote, CreditNoteLineItem, CreditNoteSendLogEntry]),
+    TypeOrmModule.forFeature([
+      CreditNote,
+      CreditNoteLineItem,
+      CreditNoteSendLogEntry,
+      CreditNoteTaxGroup,
+    ]),
     ClientsModule,
     DocumentOperationsModule,
     InvoicesModule,

@@ -14,6 +14,8 @@ import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ListAnswer, listResponse } from '../database/find-list';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentView, toDocumentView } from '../documents/document-view';
+import { WrittenLines } from '../documents/document-lines.repository';
+import { draftLines } from '../documents/domain/document-draft';
 import { InvoicesService } from '../invoices/invoices.service';
 import { LedgerService } from '../ledger/ledger.service';
 import { CreditNoteDetailRecord, CreditNotePrintRecord } from './credit-note-detail.query';
@@ -57,9 +59,9 @@ export class CreditNotesService {
   }
 
   async get(id: number): Promise<CreditNoteReadResponseDto> {
-    const { document: creditNote, lines, sends } = await this.detail(id);
+    const { document: creditNote, lines, breakdown, sends } = await this.detail(id);
     const deliveries = await this.operations.deliveries('credit_note', sends);
-    return toDetail(creditNote, lines, sends, deliveries);
+    return toDetail(creditNote, lines, breakdown, sends, deliveries);
   }
 
   /** The credit note as a PDF: one read of it, its lines and its client's language. */
@@ -83,11 +85,15 @@ export class CreditNotesService {
           allowArchived: true,
         });
         if (!client) throw new Error(`Invoice ${invoice.id} names no client`);
-        return draftCreditNote(input, invoice, client, this.clock.today());
+        const items = draftLines(input.items, {
+          taxName: invoice.taxName,
+          language: this.operations.locale(client.language),
+        });
+        return draftCreditNote({ ...input, items }, invoice, client, this.clock.today());
       },
       write: (draft, refunded) => this.write(draft, input.credit_note_no, refunded),
     });
-    return toWriteResult(issued.creditNote, issued.lines, invoice);
+    return toWriteResult(issued.creditNote, issued.written, invoice);
   }
 
   /**
@@ -115,12 +121,12 @@ export class CreditNotesService {
     draft: CreditNoteDraft,
     creditNoteNo: string,
     refunded: Decimal,
-  ): Promise<{ creditNote: CreditNote; lines: CreditNoteLineItem[] }> {
+  ): Promise<{ creditNote: CreditNote; written: WrittenLines<CreditNoteLineItem> }> {
     const now = this.clock.now();
     const creditNote = await withFreshCode(
       generateShortCode,
       async (shortCode) => {
-        const { lines: _lines, ...columns } = draft;
+        const { lines: _lines, breakdown: _breakdown, ...columns } = draft;
         const creditNote = this.creditNotes.create({
           ...columns,
           shortCode,
@@ -133,14 +139,14 @@ export class CreditNotesService {
       },
       (error) => this.creditNotes.shortCodeTaken(error),
     );
-    const lines = await this.lines.insert(creditNote.id, draft.lines);
+    const written = await this.lines.insert(creditNote.id, draft);
     await this.events.record({
       type: 'credit_note.created',
       object: 'credit_note',
       id: creditNote.id,
       before: null,
     });
-    return { creditNote, lines };
+    return { creditNote, written };
   }
 
   /**
@@ -153,6 +159,7 @@ export class CreditNotesService {
     const invoiceIssueDate = await this.invoices.issueDateOf(creditNote.invoiceId);
     return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, print.lines, {
       locale: this.operations.locale(print.clientLanguage),
+      breakdown: print.breakdown,
       corrects: creditNote.invoiceNo,
       ...(invoiceIssueDate === null ? {} : { correctsDate: invoiceIssueDate }),
       reason: creditNote.reason,

@@ -46,6 +46,43 @@ export function DateOnlyColumn(name: string) {
   return Column({ name, type: 'date' });
 }
 
+/** A calendar date that may be absent (null). */
+export function OptionalDateColumn(name: string) {
+  return Column({ name, type: 'date', nullable: true });
+}
+
+/**
+ * A line's own taxes as JSON text (null: its document's default tax), rates as decimal text so
+ * they come back exactly. Read with the line in the one statement of a detail read.
+ */
+export function LineTaxesColumn() {
+  return Column({
+    type: 'text',
+    nullable: true,
+    transformer: {
+      to: (value: LineTaxValue[] | null | undefined): string | null | undefined =>
+        value === undefined || value === null
+          ? value
+          : JSON.stringify(value.map((tax) => ({ ...tax, rate: tax.rate.toFixed() }))),
+      from: (value: string | null): LineTaxValue[] | null =>
+        value === null
+          ? null
+          : (JSON.parse(value) as Array<Omit<LineTaxValue, 'rate'> & { rate: string }>).map(
+              (tax) => ({ ...tax, rate: new Decimal(tax.rate) }),
+            ),
+    },
+  });
+}
+
+/** What LineTaxesColumn keeps of each tax (documents/domain LineTax). */
+interface LineTaxValue {
+  name: string;
+  category: string;
+  rate: Decimal;
+  exemptionReason: string;
+  exemptionCode: string;
+}
+
 /** A UTC instant, whole seconds. The service sets it; the database never defaults it. */
 export function TimestampColumn(name: string) {
   return Column({ name, type: 'datetime' });

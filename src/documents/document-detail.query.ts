@@ -1,7 +1,11 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { Client } from '../clients/entities/client.entity';
 import { JsonRows, jsonRows } from '../database/json-rows';
-import { DocumentLineItemRecord, DocumentSendLogRecord } from './entities/document-columns';
+import {
+  DocumentLineItemRecord,
+  DocumentSendLogRecord,
+  DocumentTaxGroupRecord,
+} from './entities/document-columns';
 
 /** Child rows read in id order: send-log entries, an invoice's ledger. */
 type IdRow = ObjectLiteral & { id: number };
@@ -15,6 +19,8 @@ export interface DocumentDetailTables<
 > {
   document: EntityTarget<D>;
   lines: EntityTarget<L>;
+  /** Its VAT breakdown, one row per tax group. */
+  breakdown: EntityTarget<DocumentTaxGroupRecord>;
   sends: EntityTarget<S>;
   /** Column of each child table that names its document (`invoice_id`). */
   parentColumn: string;
@@ -24,13 +30,18 @@ export interface DocumentDetailTables<
   liveOnly: boolean;
 }
 
-/** A document with its lines (input order), its send log and further children (id order). */
+/**
+ * A document with its lines (input order), its VAT breakdown (in order), its send log and
+ * further children (id order).
+ */
 export type DocumentDetail<
   D extends ObjectLiteral,
   L extends DocumentLineItemRecord,
   S extends DocumentSendLogRecord,
   C extends Record<string, IdRow>,
-> = { document: D; lines: L[]; sends: S[] } & { [K in keyof C]: C[K][] };
+> = { document: D; lines: L[]; breakdown: DocumentTaxGroupRecord[]; sends: S[] } & {
+  [K in keyof C]: C[K][];
+};
 
 /** A detail as printing reads it: also its client's `language` as it is now ('' for none). */
 export type PrintDetail<
@@ -106,6 +117,7 @@ function detailQuery<
   // which MySQL/MariaDB prepare once per connection.
   const statement = (rows: JsonRows) => `SELECT ${rows.columns(tables.document, 'document')},
       ${rows.children(tables.lines, 'line', ofDocument('line'))} AS line_items,
+      ${rows.children(tables.breakdown, 'tax_group', ofDocument('tax_group'))} AS tax_breakdown,
       ${rows.children(tables.sends, 'entry', ofDocument('entry'))} AS send_log${children
         .map(
           ([key, target]) =>
@@ -127,6 +139,9 @@ function detailQuery<
       document: rows.entity(tables.document, row),
       lines: rows
         .childEntities(tables.lines, row.line_items)
+        .sort((a, b) => a.position - b.position),
+      breakdown: rows
+        .childEntities(tables.breakdown, row.tax_breakdown)
         .sort((a, b) => a.position - b.position),
       sends: rows.childEntities(tables.sends, row.send_log).sort(byId),
     } as DocumentDetail<D, L, S, C>;

@@ -1,20 +1,27 @@
 import { EntityTarget } from 'typeorm';
 import { Database } from '../database/database';
-import { PricedLine } from './domain/document-totals';
-import { DocumentLineItemRecord } from './entities/document-columns';
+import { DocumentTotals } from './domain/document-totals';
+import { DocumentLineItemRecord, DocumentTaxGroupRecord } from './entities/document-columns';
+
+/** What a document's lines and its VAT breakdown are written as. */
+export interface WrittenLines<L extends DocumentLineItemRecord> {
+  lines: L[];
+  breakdown: DocumentTaxGroupRecord[];
+}
 
 /**
- * The lines of an invoice or an estimate, in input order. Every method runs in the caller's
- * transaction when there is one. Writes go through the shared `DocumentLineItemRecord`, as in
- * DocumentRepository.
+ * The lines of a document in input order, and its VAT breakdown: what its totals are made of,
+ * written together. Every method runs in the caller's transaction when there is one. Writes go
+ * through the shared record types, as in DocumentRepository.
  */
 export abstract class DocumentLinesRepository<L extends DocumentLineItemRecord> {
   private readonly records: EntityTarget<DocumentLineItemRecord>;
 
-  /** `parentKey`: the property of a line that holds its document's id. */
+  /** `parentKey`: the property of a line (and of a breakdown entry) that holds its document's id. */
   protected constructor(
     private readonly database: Database,
     private readonly lineItem: new () => L,
+    private readonly taxGroup: new () => DocumentTaxGroupRecord,
     private readonly parentKey: keyof L & string,
   ) {
     this.records = lineItem;
@@ -29,25 +36,34 @@ export abstract class DocumentLinesRepository<L extends DocumentLineItemRecord> 
       .getMany();
   }
 
-  /** Writes the lines of a draft in input order, in one multi-row insert. */
-  async insert(documentId: number, lines: PricedLine[]): Promise<L[]> {
-    const records = lines.map((line, position) =>
+  /** Writes the lines of a draft in input order and its breakdown, a multi-row insert each. */
+  async insert(documentId: number, totals: DocumentTotals): Promise<WrittenLines<L>> {
+    const lines = totals.lines.map((line, position) =>
       Object.assign(new this.lineItem(), this.ofDocument(documentId), {
         position,
         description: line.description,
         quantity: line.quantity,
         rate: line.rate,
         amount: line.amount,
+        unit: line.unit,
+        discountPercent: line.discountPercent,
+        discountAmount: line.discount,
+        taxes: line.taxes,
       }),
     );
-    await this.database.manager.insert(this.records, records);
-    return records;
+    const breakdown = totals.breakdown.map((group, position) =>
+      Object.assign(new this.taxGroup(), this.ofDocument(documentId), { position, ...group }),
+    );
+    await this.database.manager.insert(this.records, lines);
+    await this.database.manager.insert(this.taxGroup, breakdown);
+    return { lines, breakdown };
   }
 
-  /** Rewrites the document's lines: the old ones go, the draft's are inserted. */
-  async replace(documentId: number, lines: PricedLine[]): Promise<L[]> {
+  /** Rewrites the document's lines and breakdown: the old ones go, the draft's are inserted. */
+  async replace(documentId: number, totals: DocumentTotals): Promise<WrittenLines<L>> {
     await this.database.manager.delete(this.records, this.ofDocument(documentId));
-    return this.insert(documentId, lines);
+    await this.database.manager.delete(this.taxGroup, this.ofDocument(documentId));
+    return this.insert(documentId, totals);
   }
 
   private ofDocument(documentId: number): Record<string, number> {

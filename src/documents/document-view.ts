@@ -1,9 +1,11 @@
 import { formatMoney, formatRate } from '../common/money/money';
 import { Decimal } from '../common/money/decimal';
 import { outstandingBalance } from './domain/document-totals';
+import { lineTaxesOf } from './documents.mapper';
 import {
   DocumentLineItemRecord,
   DocumentRecord,
+  DocumentTaxGroupRecord,
   PricedDocumentRecord,
 } from './entities/document-columns';
 import type { DocumentKind } from '../document-vocabulary/document-kind';
@@ -27,8 +29,33 @@ export interface DocumentViewLine {
   quantity: string;
   /** At least the currency's minor digits, at most 4 (`10.50`, `0.125`). */
   rate: string;
-  /** The currency's minor digits (`21.00`). */
+  /** The currency's minor digits (`21.00`), net of the line's discount. */
   amount: string;
+  /** UN/ECE Recommendation 20 code; absent on views queued before units existed (C62). */
+  unit?: string;
+  /** The line's discount in money ('0.00' without one), and its percent when given as one. */
+  discount?: string;
+  discountPercent?: string;
+  /** The taxes the line carries (its own or the document's default); rates as plain text. */
+  taxes?: DocumentViewTax[];
+}
+
+/** A tax as printed: its group is (name, category, rate). */
+export interface DocumentViewTax {
+  name: string;
+  /** UNCL 5305 VAT category (S, Z, E, AE, K, G, O, L, M). */
+  category: string;
+  /** Percent, plain decimal text (`19`, `8.25`). */
+  rate: string;
+}
+
+/** One entry of the VAT breakdown as printed. */
+export interface DocumentViewTaxGroup extends DocumentViewTax {
+  taxableAmount: string;
+  taxAmount: string;
+  /** Why no tax is charged (reverse charge, exemption), '' when none. */
+  exemptionReason: string;
+  exemptionCode: string;
 }
 
 /**
@@ -59,8 +86,22 @@ export interface DocumentView {
   customer: { name: string; phone: string; address: string; taxId?: string; country?: string };
   lines: DocumentViewLine[];
   subTotal: string;
-  /** Percent, plain decimal text (`8.25`). */
+  /** The document discount in money ('0.00' without one), and its percent when given as one. */
+  discount?: string;
+  discountPercent?: string;
+  /** Rates and amounts include tax (gross prices). */
+  pricesIncludeTax?: boolean;
+  /** The date of supply, or the service period; absent when not given. */
+  supplyDate?: string;
+  periodStart?: string;
+  periodEnd?: string;
+  /** Percent, plain decimal text (`8.25`): the default rate. */
   taxRate: string;
+  /**
+   * The VAT breakdown, one entry per tax group; absent on views queued before it existed
+   * (one group at `taxRate` then).
+   */
+  taxBreakdown?: DocumentViewTaxGroup[];
   taxAmount: string;
   total: string;
   /** Invoices only. */
@@ -86,6 +127,8 @@ export interface DocumentLedgerEntry extends Omit<DocumentViewLedgerEntry, 'amou
 /** What a document prints beyond its row and lines: its locale, and the parts of its kind. */
 export interface DocumentViewParts {
   locale: DocumentLocale;
+  /** The document's VAT breakdown, in order. */
+  breakdown: DocumentTaxGroupRecord[];
   /** Invoices. */
   amountPaid?: Decimal;
   mark?: DocumentView['mark'];
@@ -110,7 +153,7 @@ export function toDocumentView(
   parts: DocumentViewParts,
 ): DocumentView {
   const money = (value: Decimal) => formatMoney(value, record.currency);
-  const { amountPaid, mark, ledger, refunded, ...printed } = parts;
+  const { amountPaid, mark, ledger, refunded, breakdown, ...printed } = parts;
   const view: DocumentView = {
     kind,
     number,
@@ -131,9 +174,35 @@ export function toDocumentView(
       quantity: line.quantity.toFixed(),
       rate: formatRate(line.rate, record.currency),
       amount: money(line.amount),
+      unit: line.unit,
+      discount: money(line.discountAmount),
+      ...(line.discountPercent === null ? {} : { discountPercent: line.discountPercent.toFixed() }),
+      taxes: lineTaxesOf(line, record).map((tax) => ({
+        name: tax.name,
+        category: tax.category,
+        rate: tax.rate.toFixed(),
+      })),
     })),
     subTotal: money(record.subTotal),
+    discount: money(record.discountAmount),
+    ...(record.discountPercent === null
+      ? {}
+      : { discountPercent: record.discountPercent.toFixed() }),
+    pricesIncludeTax: record.pricesIncludeTax,
+    ...(record.supplyDate === null ? {} : { supplyDate: record.supplyDate }),
+    ...(record.periodStart === null || record.periodEnd === null
+      ? {}
+      : { periodStart: record.periodStart, periodEnd: record.periodEnd }),
     taxRate: record.taxRate.toFixed(),
+    taxBreakdown: breakdown.map((group) => ({
+      name: group.name,
+      category: group.category,
+      rate: group.rate.toFixed(),
+      taxableAmount: money(group.taxableAmount),
+      taxAmount: money(group.taxAmount),
+      exemptionReason: group.exemptionReason,
+      exemptionCode: group.exemptionCode,
+    })),
     taxAmount: money(record.taxAmount),
     total: money(record.total),
     note: record.note,

@@ -1,10 +1,15 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
 import { DeliveryRecord, deliveryState } from './domain/delivery-state';
+import type { DocumentInputDto } from './dto/document-input.dto';
+import { defaultTax } from './domain/document-draft';
+import { LineInput, LineTax } from './domain/document-totals';
 import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,
   DocumentPricingFieldsDto,
+  DocumentTaxTermsDto,
+  TaxGroupDto,
   TimestampFieldsDto,
 } from './dto/document-fields-response.dto';
 import { DocumentDetailPartsDto } from './dto/document-detail-response.dto';
@@ -14,6 +19,7 @@ import {
   DocumentLineItemRecord,
   DocumentRecord,
   DocumentSendLogRecord,
+  DocumentTaxGroupRecord,
   PricedDocumentRecord,
 } from './entities/document-columns';
 
@@ -63,12 +69,105 @@ export function toLineItemWrite(line: DocumentLineItemRecord, currency: string):
   };
 }
 
-/** A line as a read answers it, with its amount. */
+/** A line as a read answers it, with its amount, unit, discount and taxes. */
 export function toLineItemRead(
   line: DocumentLineItemRecord,
-  currency: string,
+  document: PricedDocumentRecord,
 ): LineItemWithAmountDto {
-  return { ...toLineItemWrite(line, currency), amount: formatMoney(line.amount, currency) };
+  const currency = document.currency;
+  return {
+    ...toLineItemWrite(line, currency),
+    amount: formatMoney(line.amount, currency),
+    unit: line.unit,
+    discount_percent: line.discountPercent === null ? null : jsonNumber(line.discountPercent),
+    discount_amount: formatMoney(line.discountAmount, currency),
+    taxes: lineTaxesOf(line, document).map((tax) => ({
+      name: tax.name,
+      category: tax.category,
+      rate: jsonNumber(tax.rate),
+    })),
+  };
+}
+
+/** The taxes a stored line carries: its own, or its document's default tax. */
+export function lineTaxesOf(
+  line: Pick<DocumentLineItemRecord, 'taxes'>,
+  document: Pick<PricedDocumentRecord, 'taxRate' | 'taxName'>,
+): LineTax[] {
+  return line.taxes ?? [defaultTax(document.taxRate, document.taxName)];
+}
+
+/** A stored line as a draft reads it when an update leaves `items` out. */
+export function toLineInput(line: DocumentLineItemRecord): LineInput {
+  return {
+    description: line.description,
+    quantity: line.quantity,
+    rate: line.rate,
+    unit: line.unit,
+    discountPercent: line.discountPercent,
+    discountAmount:
+      line.discountPercent === null && !line.discountAmount.isZero() ? line.discountAmount : null,
+    taxes: line.taxes,
+  };
+}
+
+/**
+ * What a document copied from another takes of its terms beyond the specification (discount,
+ * prices including tax, date of supply or period), as input.
+ */
+export function copiedTerms(
+  document: PricedDocumentRecord,
+): Pick<
+  DocumentInputDto,
+  | 'discount_percent'
+  | 'discount_amount'
+  | 'prices_include_tax'
+  | 'supply_date'
+  | 'period_start'
+  | 'period_end'
+> {
+  const fixedDiscount = document.discountPercent === null && !document.discountAmount.isZero();
+  return {
+    discount_percent: document.discountPercent,
+    discount_amount: fixedDiscount ? document.discountAmount : null,
+    prices_include_tax: document.pricesIncludeTax ? 'True' : 'False',
+    supply_date: document.supplyDate,
+    period_start: document.periodStart,
+    period_end: document.periodEnd,
+  };
+}
+
+/**
+ * The document discount, prices including tax, the date of supply or period: what every output
+ * of a document carries beyond the specification.
+ */
+export function taxTermsFields(document: PricedDocumentRecord): DocumentTaxTermsDto {
+  const currency = document.currency;
+  return {
+    discount_percent:
+      document.discountPercent === null ? null : jsonNumber(document.discountPercent),
+    discount_amount: formatMoney(document.discountAmount, currency),
+    prices_include_tax: document.pricesIncludeTax,
+    supply_date: document.supplyDate ?? '',
+    period_start: document.periodStart ?? '',
+    period_end: document.periodEnd ?? '',
+  };
+}
+
+/** The VAT breakdown, as read, add and update answer it beside the lines. */
+export function toTaxBreakdown(
+  breakdown: DocumentTaxGroupRecord[],
+  currency: string,
+): TaxGroupDto[] {
+  return breakdown.map((group) => ({
+    name: group.name,
+    category: group.category,
+    rate: jsonNumber(group.rate),
+    taxable_amount: formatMoney(group.taxableAmount, currency),
+    tax_amount: formatMoney(group.taxAmount, currency),
+    exemption_reason: group.exemptionReason,
+    exemption_code: group.exemptionCode,
+  }));
 }
 
 /** A send and its delivery record (none for a send recorded before the outbox existed). */
@@ -85,15 +184,17 @@ export function toSendLogEntry(
   };
 }
 
-/** What a read answers beside the document: its lines with amounts, and its sends. */
+/** What a read answers beside the document: its lines with amounts, breakdown and sends. */
 export function toDetailParts(
-  currency: string,
+  document: PricedDocumentRecord,
   lines: DocumentLineItemRecord[],
+  breakdown: DocumentTaxGroupRecord[],
   sends: DocumentSendLogRecord[],
   deliveries: Map<number, DeliveryRecord>,
 ): DocumentDetailPartsDto {
   return {
-    items: lines.map((line) => toLineItemRead(line, currency)),
+    items: lines.map((line) => toLineItemRead(line, document)),
+    tax_breakdown: toTaxBreakdown(breakdown, document.currency),
     send_log: sends.map((entry) => toSendLogEntry(entry, deliveries.get(entry.id))),
   };
 }

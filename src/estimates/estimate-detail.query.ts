@@ -1,11 +1,13 @@
 import { documentDetailQuery, documentPrintQuery } from '../documents/document-detail.query';
 import { EstimateLineItem } from './entities/estimate-line-item.entity';
+import { EstimateTaxGroup } from './entities/estimate-tax-group.entity';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
 
 const ESTIMATE_TABLES = {
   document: Estimate,
   lines: EstimateLineItem,
+  breakdown: EstimateTaxGroup,
   sends: EstimateSendLogEntry,
   parentColumn: 'estimate_id',
   children: {},

@@ -1,9 +1,13 @@
 import { DeliveryRecord } from '../documents/domain/delivery-state';
+import { WrittenLines } from '../documents/document-lines.repository';
+import { DocumentTaxGroupRecord } from '../documents/entities/document-columns';
 import {
   customerFields,
   dateFields,
   pricingFields,
+  taxTermsFields,
   timestampFields,
+  toTaxBreakdown,
   toDetailParts,
   toLineItemWrite,
 } from '../documents/documents.mapper';
@@ -36,6 +40,7 @@ function estimateFields(estimate: Estimate): Omit<EstimateDto, 'id' | 'short_cod
     ...pricingFields(estimate),
     accepted: estimate.accepted ? 'True' : 'False',
     ...dateFields(estimate),
+    ...taxTermsFields(estimate),
   };
 }
 
@@ -57,12 +62,13 @@ export function toClientListItem(estimate: Estimate): EstimateWithTimestampsDto 
 export function toDetail(
   estimate: Estimate,
   lines: EstimateLineItem[],
+  breakdown: DocumentTaxGroupRecord[],
   sends: EstimateSendLogEntry[],
   deliveries: Map<number, DeliveryRecord>,
 ): EstimateReadResponseDto {
   return {
     estimate: [toListItem(estimate)],
-    ...toDetailParts(estimate.currency, lines, sends, deliveries),
+    ...toDetailParts(estimate, lines, breakdown, sends, deliveries),
   };
 }
 
@@ -77,10 +83,11 @@ function toWritten(estimate: Estimate): EstimateWrittenDto {
 /** Add and update outputs: estimate_no, lines without amounts. */
 export function toWriteResult(
   estimate: Estimate,
-  lines: EstimateLineItem[],
+  { lines, breakdown }: WrittenLines<EstimateLineItem>,
 ): EstimateWriteResponseDto {
   return {
     estimate: [toWritten(estimate)],
     items: lines.map((line) => toLineItemWrite(line, estimate.currency)),
+    tax_breakdown: toTaxBreakdown(breakdown, estimate.currency),
   };
 }

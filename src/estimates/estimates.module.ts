@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoicesModule } from '../invoices/invoices.module';
 import { EstimateLineItem } from './entities/estimate-line-item.entity';
+import { EstimateTaxGroup } from './entities/estimate-tax-group.entity';
 import { EstimateSendLogEntry } from './entities/estimate-send-log-entry.entity';
 import { Estimate } from './entities/estimate.entity';
 import { EstimateLinesRepository } from './estimate-lines.repository';
@@ -13,7 +14,7 @@ import { EstimatesService } from './estimates.service';
 /** Estimates; drafts, sends and prints them with the document operations, asks invoices for a conversion. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Estimate, EstimateLineItem, EstimateSendLogEntry]),
+    TypeOrmModule.forFeature([Estimate, EstimateLineItem, EstimateSendLogEntry, EstimateTaxGroup]),
     DocumentOperationsModule,
     InvoicesModule,
   ],

@@ -13,6 +13,7 @@ import { draftColumns } from '../documents/domain/document-draft';
 import { idFilter } from '../common/list-query.dto';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentView, toDocumentView } from '../documents/document-view';
+import { copiedTerms, toLineInput } from '../documents/documents.mapper';
 import { InvoiceWriteResponseDto } from '../invoices/dto/invoice-response.dto';
 import { InvoicesService } from '../invoices/invoices.service';
 import { ConvertEstimateDto } from './dto/convert-estimate.dto';
@@ -64,9 +65,9 @@ export class EstimatesService {
    * for the sends' delivery states when it has been sent.
    */
   async get(id: number): Promise<EstimateReadResponseDto> {
-    const { document: estimate, lines, sends } = await this.liveDetail(id);
+    const { document: estimate, lines, breakdown, sends } = await this.liveDetail(id);
     const deliveries = await this.operations.deliveries('estimate', sends);
-    return toDetail(estimate, lines, sends, deliveries);
+    return toDetail(estimate, lines, breakdown, sends, deliveries);
   }
 
   /**
@@ -101,7 +102,7 @@ export class EstimatesService {
         },
         (error) => this.estimates.shortCodeTaken(error),
       );
-      const lines = await this.lines.insert(estimate.id, draft.lines);
+      const lines = await this.lines.insert(estimate.id, draft);
       await this.events.record({
         type: 'estimate.created',
         object: 'estimate',
@@ -117,7 +118,10 @@ export class EstimatesService {
       const estimate = await this.liveEstimate(id, true);
       const before = await this.events.snapshot('estimate', id);
       const storedLines = await this.lines.read(id);
-      const draft = await this.drafts.draft(input, { record: estimate, lines: storedLines });
+      const draft = await this.drafts.draft(input, {
+        record: estimate,
+        lines: storedLines.map(toLineInput),
+      });
       Object.assign(estimate, draftColumns(draft), {
         estimateNo: input.estimate_no,
         updatedAt: this.clock.now(),
@@ -125,7 +129,7 @@ export class EstimatesService {
       if (input.accepted !== undefined) estimate.accepted = input.accepted === 'True';
       await this.estimates.update(estimate);
       // Rewritten even when `items` was left out: a new currency re-rounds them.
-      const lines = await this.lines.replace(id, draft.lines);
+      const lines = await this.lines.replace(id, draft);
       await this.events.record({ type: 'estimate.updated', object: 'estimate', id, before });
       return toWriteResult(estimate, lines);
     });
@@ -148,18 +152,19 @@ export class EstimatesService {
       }
       const before = await this.events.snapshot('estimate', id);
       const lines = await this.lines.read(id);
-      const draft = await this.drafts.draft(
+      const draft = await this.drafts.copy(
         {
           client: String(estimate.clientId),
           description: estimate.description,
           currency: estimate.currency,
           tax_rate: estimate.taxRate,
+          ...copiedTerms(estimate),
           issue_date: input.issue_date,
           due_date: input.due_date,
           note: estimate.note,
-          items: lines,
+          items: lines.map(toLineInput),
         },
-        null,
+        estimate.taxName,
       );
       const invoice = await this.invoices.createFromDraft(draft, {
         invoiceNo: input.invoice_no,
@@ -208,6 +213,7 @@ export class EstimatesService {
   private view(estimate: Estimate, print: EstimatePrintRecord): DocumentView {
     return toDocumentView('estimate', estimate.estimateNo, estimate, print.lines, {
       locale: this.operations.locale(print.clientLanguage),
+      breakdown: print.breakdown,
     });
   }
 

@@ -4,6 +4,7 @@ import {
   documentPrintQuery,
 } from '../documents/document-detail.query';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
+import { InvoiceTaxGroup } from './entities/invoice-tax-group.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
@@ -11,6 +12,7 @@ import { Invoice } from './entities/invoice.entity';
 const INVOICE_TABLES = {
   document: Invoice,
   lines: InvoiceLineItem,
+  breakdown: InvoiceTaxGroup,
   sends: InvoiceSendLogEntry,
   parentColumn: 'invoice_id',
   children: { payments: InvoicePayment },

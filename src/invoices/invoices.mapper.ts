@@ -10,12 +10,16 @@ import {
   customerFields,
   dateFields,
   pricingFields,
+  taxTermsFields,
   timestampFields,
+  toTaxBreakdown,
   toDetailParts,
   toLineItemWrite,
 } from '../documents/documents.mapper';
 import { DocumentLocale } from '../document-vocabulary/document-locale';
 import { DocumentView, toDocumentView } from '../documents/document-view';
+import { WrittenLines } from '../documents/document-lines.repository';
+import { DocumentTaxGroupRecord } from '../documents/entities/document-columns';
 import { invoiceStatus, statusOf } from './domain/invoice-status';
 import { invoiceMark, printedLedger } from './domain/printed-invoice';
 import {
@@ -54,6 +58,7 @@ function invoiceFields(invoice: Invoice, today: string): InvoiceDto {
       invoice.currency,
     ),
     ...dateFields(invoice),
+    ...taxTermsFields(invoice),
   };
 }
 
@@ -101,9 +106,21 @@ export function toListItemFromRow(row: InvoiceListRow, today: string): InvoiceWi
     issue_date: row.issueDate,
     due_date: row.dueDate,
     note: row.note,
+    discount_percent:
+      row.discountPercent === null ? null : jsonNumber(driverDecimal(row.discountPercent)),
+    discount_amount: formatMoney(driverDecimal(row.discountAmount), row.currency),
+    prices_include_tax: Boolean(row.pricesIncludeTax),
+    supply_date: row.supplyDate ?? '',
+    period_start: row.periodStart ?? '',
+    period_end: row.periodEnd ?? '',
     created_at: timestampText(row.createdAt),
     updated_at: timestampText(row.updatedAt),
   };
+}
+
+/** A decimal as the driver hands it over (text, or a number), exactly. */
+function driverDecimal(value: unknown): Decimal {
+  return new Decimal(String(value));
 }
 
 /** A row's money as `invoiceFields` writes it, and whether a balance is outstanding. */
@@ -165,15 +182,23 @@ function timestampText(value: unknown): string {
 export function toDetail(
   invoice: Invoice,
   lines: InvoiceLineItem[],
+  breakdown: DocumentTaxGroupRecord[],
   payments: InvoicePayment[],
   sends: InvoiceSendLogEntry[],
   deliveries: Map<number, DeliveryRecord>,
   today: string,
 ): InvoiceReadResponseDto {
-  const { items, send_log } = toDetailParts(invoice.currency, lines, sends, deliveries);
+  const { items, tax_breakdown, send_log } = toDetailParts(
+    invoice,
+    lines,
+    breakdown,
+    sends,
+    deliveries,
+  );
   return {
     invoice: [invoiceFields(invoice, today)],
     items,
+    tax_breakdown,
     payments: payments.map((payment) => toPaymentEntry(payment, invoice.currency)),
     send_log,
   };
@@ -183,22 +208,20 @@ export function toDetail(
  * The invoice's own fields as its read answers them, without lines and logs: the `before` of
  * an event for a change that touches only those fields (a payment, a void, a flag).
  */
-export function toRecordPart(
-  invoice: Invoice,
-  today: string,
-): Pick<InvoiceReadResponseDto, 'invoice'> {
+export function toRecordPart(invoice: Invoice, today: string): { invoice: InvoiceDto[] } {
   return { invoice: [invoiceFields(invoice, today)] };
 }
 
 /** Add and update outputs: lines without amounts. */
 export function toWriteResult(
   invoice: Invoice,
-  lines: InvoiceLineItem[],
+  { lines, breakdown }: WrittenLines<InvoiceLineItem>,
   today: string,
 ): InvoiceWriteResponseDto {
   return {
     invoice: [toListItem(invoice, today)],
     items: lines.map((line) => toLineItemWrite(line, invoice.currency)),
+    tax_breakdown: toTaxBreakdown(breakdown, invoice.currency),
   };
 }
 
@@ -221,13 +244,14 @@ export function toPaymentEntry(payment: InvoicePayment, currency: string): Payme
  */
 export function toInvoiceView(
   invoice: Invoice,
-  print: Pick<InvoicePrint, 'lines' | 'payments' | 'creditNoteNumbers'>,
+  print: Pick<InvoicePrint, 'lines' | 'breakdown' | 'payments' | 'creditNoteNumbers'>,
   locale: DocumentLocale,
   today: string,
 ): DocumentView {
   const mark = invoiceMark(invoice, today);
   return toDocumentView('invoice', invoice.invoiceNo, invoice, print.lines, {
     locale,
+    breakdown: print.breakdown,
     amountPaid: invoice.amountPaid,
     mark,
     ...(mark === 'void' ? { voidReason: invoice.voidReason } : {}),

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
+import { InvoiceTaxGroup } from './entities/invoice-tax-group.entity';
 import { InvoicePayment } from './entities/invoice-payment.entity';
 import { InvoiceSendLogEntry } from './entities/invoice-send-log-entry.entity';
 import { Invoice } from './entities/invoice.entity';
@@ -17,7 +18,13 @@ import { InvoicesService } from './invoices.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Invoice, InvoiceLineItem, InvoicePayment, InvoiceSendLogEntry]),
+    TypeOrmModule.forFeature([
+      Invoice,
+      InvoiceLineItem,
+      InvoicePayment,
+      InvoiceSendLogEntry,
+      InvoiceTaxGroup,
+    ]),
     DocumentOperationsModule,
   ],
   controllers: [InvoicesController],

@@ -40,6 +40,12 @@ export const INVOICE_LIST_COLUMNS = [
   'issueDate',
   'dueDate',
   'note',
+  'discountPercent',
+  'discountAmount',
+  'pricesIncludeTax',
+  'supplyDate',
+  'periodStart',
+  'periodEnd',
   'createdAt',
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Invoice>;
@@ -52,6 +58,9 @@ type DriverFormColumns =
   | 'subTotal'
   | 'total'
   | 'amountPaid'
+  | 'discountPercent'
+  | 'discountAmount'
+  | 'pricesIncludeTax'
   | 'createdAt'
   | 'updatedAt';
 

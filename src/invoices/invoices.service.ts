@@ -12,6 +12,7 @@ import { DocumentOperations } from '../document-operations/document-operations';
 import { DocumentDraft, draftColumns } from '../documents/domain/document-draft';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentView } from '../documents/document-view';
+import { toLineInput } from '../documents/documents.mapper';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { checkUpdateAgainstPayments, refuseIfVoid } from './domain/invoice-update';
@@ -104,11 +105,12 @@ export class InvoicesService {
   async answer({
     document: invoice,
     lines,
+    breakdown,
     payments,
     sends,
   }: InvoiceDetailRecord): Promise<InvoiceReadResponseDto> {
     const deliveries = await this.operations.deliveries('invoice', sends);
-    return toDetail(invoice, lines, payments, sends, deliveries, this.clock.today());
+    return toDetail(invoice, lines, breakdown, payments, sends, deliveries, this.clock.today());
   }
 
   /**
@@ -160,7 +162,7 @@ export class InvoicesService {
         },
         (error) => this.invoices.shortCodeTaken(error),
       );
-      const lines = await this.lines.insert(invoice.id, draft.lines);
+      const lines = await this.lines.insert(invoice.id, draft);
       await this.events.record({
         type: 'invoice.created',
         object: 'invoice',
@@ -176,7 +178,10 @@ export class InvoicesService {
       const invoice = await this.changeableInvoice(id);
       const before = await this.events.snapshot('invoice', id);
       const storedLines = await this.lines.read(id);
-      const draft = await this.drafts.draft(input, { record: invoice, lines: storedLines });
+      const draft = await this.drafts.draft(input, {
+        record: invoice,
+        lines: storedLines.map(toLineInput),
+      });
       const hasLedgerEntries =
         draft.currency !== invoice.currency && (await this.invoices.hasLedgerEntries(id));
       checkUpdateAgainstPayments({ ...invoice, hasLedgerEntries }, draft, input);
@@ -187,7 +192,7 @@ export class InvoicesService {
       });
       await this.invoices.update(invoice);
       // Rewritten even when `items` was left out: a new currency re-rounds them.
-      const lines = await this.lines.replace(id, draft.lines);
+      const lines = await this.lines.replace(id, draft);
       await this.events.record({ type: 'invoice.updated', object: 'invoice', id, before });
       return toWriteResult(invoice, lines, this.clock.today());
     });

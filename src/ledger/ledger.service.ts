@@ -38,7 +38,17 @@ import { LedgerRepository } from './ledger.repository';
 
 /** The invoice a credit note is drafted against, as the ledger holds it under its row lock. */
 export type CreditedInvoice = Readonly<
-  Pick<Invoice, 'id' | 'invoiceNo' | 'clientId' | 'currency' | 'taxRate' | 'issueDate'>
+  Pick<
+    Invoice,
+    | 'id'
+    | 'invoiceNo'
+    | 'clientId'
+    | 'currency'
+    | 'taxRate'
+    | 'taxName'
+    | 'pricesIncludeTax'
+    | 'issueDate'
+  >
 >;
 
 /** A credit note as written (and whatever else its writer answers with it). */

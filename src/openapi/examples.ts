@@ -35,6 +35,12 @@ const CUSTOMER = {
   customer_country: CLIENT.country,
 };
 
+/** The tax every line carries: UK VAT at the standard rate. */
+const VAT = { name: 'VAT', category: 'S', rate: 20 };
+
+/** What a line holds beyond the specification: a unit, no discount, the VAT. */
+const LINE_TERMS = { discount_percent: null, discount_amount: '0.00', taxes: [VAT] };
+
 /** The lines: quantity × rate = amount, rounded to the currency's minor digits. */
 export const EXAMPLE_LINES = [
   {
@@ -42,10 +48,55 @@ export const EXAMPLE_LINES = [
     quantity: 2,
     rate: '450.00',
     amount: '900.00',
+    unit: 'C62',
+    ...LINE_TERMS,
   },
-  { description: 'Logo design, three concepts', quantity: 1, rate: '1185.50', amount: '1185.50' },
-  { description: 'Business cards, box of 250', quantity: 3, rate: '38.65', amount: '115.95' },
+  {
+    description: 'Logo design, three concepts',
+    quantity: 1,
+    rate: '1185.50',
+    amount: '1185.50',
+    unit: 'C62',
+    ...LINE_TERMS,
+  },
+  {
+    description: 'Business cards, box of 250',
+    quantity: 3,
+    rate: '38.65',
+    amount: '115.95',
+    unit: 'C62',
+    ...LINE_TERMS,
+  },
 ];
+
+/** What a document holds beyond the specification: no discount, net prices, supplied in March. */
+const TERMS = {
+  discount_percent: null,
+  discount_amount: '0.00',
+  prices_include_tax: false,
+  supply_date: '2026-03-02',
+  period_start: '',
+  period_end: '',
+};
+
+/** The invoice's VAT breakdown: one group, its taxable amount the sub-total. */
+const TAX_GROUP = {
+  ...VAT,
+  taxable_amount: '2201.45',
+  tax_amount: '440.29',
+  exemption_reason: '',
+  exemption_code: '',
+};
+
+/** The terms as input: each property given (a discount is given as one or the other). */
+const TERMS_INPUT = {
+  discount_percent: '5',
+  discount_amount: '110.07',
+  prices_include_tax: false,
+  supply_date: '2026-03-02',
+  period_start: '2026-03-01',
+  period_end: '2026-03-31',
+};
 
 /** The priced document: sub_total = Σ amount, tax_amount = sub_total × tax_rate / 100. */
 const PRICED = {
@@ -84,11 +135,13 @@ export const EXAMPLE_INVOICE = {
   outstanding_balance: '1320.87',
   created_at: '2026-03-02 09:31:40',
   updated_at: '2026-03-16 10:42:17',
+  ...TERMS,
 };
 
 const ESTIMATE = {
   ...CUSTOMER,
   ...PRICED,
+  ...TERMS,
   id: '311',
   short_code: 'R4NV8C2P',
   estimate_no: 'EST-2026-0017',
@@ -122,6 +175,7 @@ const CREDIT_NOTE = {
   reason: 'One box of business cards arrived damaged',
   note: '',
   created_at: '2026-03-18 15:20:03',
+  ...TERMS,
 };
 
 const EXPENSE = {
@@ -224,6 +278,8 @@ const TAX_SUMMARY = {
   from: '2026-03-01',
   to: '2026-03-31',
   tax_rate: PRICED.tax_rate,
+  name: VAT.name,
+  category: VAT.category,
   invoices: 1,
   credit_notes: 1,
   taxable: '2162.80',
@@ -249,9 +305,18 @@ const MESSAGE = { message: `Payment recorded for invoice ${EXAMPLE_INVOICE.invoi
 /** Request bodies: what a client sends to make the records above. */
 const INVOICE_INPUT = {
   ...EXAMPLE_INVOICE,
+  ...TERMS_INPUT,
   client: CLIENT.id,
   tax_rate: '20',
   email: CLIENT.email,
+};
+
+/** A line as input: its unit, a discount and its tax given. */
+const LINE_INPUT = {
+  ...EXAMPLE_LINES[0],
+  discount_percent: '10',
+  discount_amount: '90.00',
+  taxes: [{ rate: '20', category: 'S', name: 'VAT' }],
 };
 
 /** Each component schema's property examples, by schema name. */
@@ -285,21 +350,30 @@ export const SCHEMA_EXAMPLES: Record<string, Examples> = {
   VoidInvoiceDto: { reason: 'Issued to the wrong client' },
   InvoiceChangeResponseDto: MESSAGE,
   MessageResponseDto: MESSAGE,
-  LineItemDto: { ...EXAMPLE_LINES[0] },
+  LineItemDto: LINE_INPUT,
   LineItemOutputDto: EXAMPLE_LINES[0],
   LineItemWithAmountDto: EXAMPLE_LINES[0],
+  LineTaxDto: {
+    rate: '0',
+    category: 'AE',
+    name: 'VAT',
+    exemption_reason: 'Reverse charge',
+    exemption_code: 'VATEX-EU-AE',
+  },
+  LineTaxOutputDto: VAT,
+  TaxGroupDto: TAX_GROUP,
   EstimateDto: ESTIMATE,
   EstimateWithTimestampsDto: ESTIMATE,
   EstimateWrittenDto: ESTIMATE,
-  CreateEstimateDto: { ...ESTIMATE, client: CLIENT.id, tax_rate: '20' },
-  UpdateEstimateDto: { ...ESTIMATE, client: CLIENT.id, tax_rate: '20' },
+  CreateEstimateDto: { ...ESTIMATE, ...TERMS_INPUT, client: CLIENT.id, tax_rate: '20' },
+  UpdateEstimateDto: { ...ESTIMATE, ...TERMS_INPUT, client: CLIENT.id, tax_rate: '20' },
   ConvertEstimateDto: {
     invoice_no: EXAMPLE_INVOICE.invoice_no,
     issue_date: EXAMPLE_INVOICE.issue_date,
     due_date: EXAMPLE_INVOICE.due_date,
   },
   CreditNoteDto: CREDIT_NOTE,
-  CreateCreditNoteDto: CREDIT_NOTE,
+  CreateCreditNoteDto: { ...CREDIT_NOTE, ...TERMS_INPUT },
   ExpenseDto: EXPENSE,
   CreateExpenseDto: EXPENSE,
   UpdateExpenseDto: EXPENSE,

@@ -60,6 +60,11 @@ export function DateProperty(description?: string): PropertyDecorator {
   });
 }
 
+/** A calendar date, `YYYY-MM-DD`, or '' when none was given. */
+export function OptionalDateProperty(description?: string): PropertyDecorator {
+  return ApiProperty({ type: 'string', pattern: `^(${DATE_PATTERN.slice(1, -1)})?$`, description });
+}
+
 /** A UTC timestamp, `YYYY-MM-DD HH:MM:SS` (not RFC 3339: a space, no zone). */
 export function TimestampProperty(description = 'UTC, YYYY-MM-DD HH:MM:SS'): PropertyDecorator {
   return ApiProperty({

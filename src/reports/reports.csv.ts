@@ -84,6 +84,9 @@ const TAX_SUMMARY_COLUMNS: CsvColumn[] = [
   { name: 'credit_notes' },
   { name: 'taxable' },
   { name: 'tax' },
+  // Beyond the rate, appended so the columns before keep their places.
+  { name: 'tax_name', text: true },
+  { name: 'category' },
 ];
 
 export function taxSummaryCsv(report: TaxSummaryReportDto): string {
@@ -96,6 +99,8 @@ export function taxSummaryCsv(report: TaxSummaryReportDto): string {
       String(rate.credit_notes),
       rate.taxable,
       rate.tax,
+      rate.name,
+      rate.category,
     ]),
     [
       section.currency,
@@ -105,6 +110,8 @@ export function taxSummaryCsv(report: TaxSummaryReportDto): string {
       String(section.totals.credit_notes),
       section.totals.taxable,
       section.totals.tax,
+      '',
+      '',
     ],
   ]);
   return toCsv(TAX_SUMMARY_COLUMNS, rows);

@@ -1,3 +1,4 @@
+import { VatCategory } from '../documents/domain/vat-categories';
 import { Injectable } from '@nestjs/common';
 import { daysBetween } from '../common/clock';
 import { Decimal, ZERO } from '../common/money/decimal';
@@ -91,13 +92,21 @@ export interface ExpenseFact extends MonthFact {
   category: string;
 }
 
-/** Taxable amount and tax of invoices (sign 1) or credit notes (sign −1) at one rate. */
+/** Taxable amount and tax of invoices (sign 1) or credit notes (sign −1) in one tax group. */
 export interface TaxFact {
   currency: string;
+  name: string;
+  category: VatCategory;
   taxRate: Decimal;
   documents: number;
   taxable: Decimal;
   tax: Decimal;
+}
+
+/** How many documents of one currency a report counts. */
+export interface DocumentCount {
+  currency: string;
+  documents: number;
 }
 
 export interface StatementInvoice {
@@ -229,10 +238,14 @@ export class ReportsRepository {
     );
   }
 
-  /** Σ `sub_total` of invoices by issue month (idx_invoices_issued alone). */
+  /**
+   * Σ income of invoices by issue month (idx_invoices_issued alone): each one's `total` less its
+   * `tax_amount`, the sub-total net of the document discount and of tax whether prices include
+   * tax or not (sub_total itself where neither applies).
+   */
   invoiceIncome(period: Period, onFact: (fact: MonthFact) => void): Promise<void> {
     return this.monthSums(
-      `SELECT i.currency, ${this.month('i.issue_date')} AS month, ${this.sum('i.sub_total')} AS amount
+      `SELECT i.currency, ${this.month('i.issue_date')} AS month, ${this.netSum('i')}
          FROM invoices i
          WHERE i.deleted_at IS NULL AND i.issue_date BETWEEN ? AND ? AND i.voided_at IS NULL
          ${this.groupBy('i.currency, month')}`,
@@ -241,10 +254,10 @@ export class ReportsRepository {
     );
   }
 
-  /** Σ `sub_total` of credit notes by issue month, of live invoices that are not void. */
+  /** The same of credit notes by issue month, of live invoices that are not void. */
   creditNoteIncome(period: Period, onFact: (fact: MonthFact) => void): Promise<void> {
     return this.monthSums(
-      `SELECT n.currency, ${this.month('n.issue_date')} AS month, ${this.sum('n.sub_total')} AS amount
+      `SELECT n.currency, ${this.month('n.issue_date')} AS month, ${this.netSum('n')}
          FROM credit_notes n CROSS JOIN invoices i ON i.id = n.invoice_id
          WHERE n.issue_date BETWEEN ? AND ? AND i.deleted_at IS NULL AND i.voided_at IS NULL
          ${this.groupBy('n.currency, month')}`,
@@ -267,7 +280,7 @@ export class ReportsRepository {
       WHERE p.payment_date BETWEEN ? AND ? AND p.status IN ('Completed', 'Refunded')
         AND i.deleted_at IS NULL AND i.voided_at IS NULL`;
     if (this.mysql) {
-      const net = cashIncomeSql('i.currency', 'p.amount', 'i.sub_total', 'i.total');
+      const net = cashIncomeSql('i.currency', 'p.amount', 'i.total - i.tax_amount', 'i.total');
       return this.monthSums(
         `SELECT i.currency, ${this.month('p.payment_date')} AS month,
                 SUM(CASE p.status WHEN 'Refunded' THEN -1 ELSE 1 END * ${net}) AS amount
@@ -278,10 +291,15 @@ export class ReportsRepository {
     }
     await this.database.forEachRow<RawCashEntry>(
       `SELECT i.currency, ${this.month('p.payment_date')} AS month, p.status, p.amount,
-              i.sub_total AS subTotal, i.total ${from}`,
+              i.tax_amount AS taxAmount, i.total ${from}`,
       [period.from, period.to],
       (row) => {
-        const net = cashIncome(row.amount, row.subTotal, row.total, row.currency);
+        const net = cashIncome(
+          row.amount,
+          new Decimal(row.total).minus(row.taxAmount),
+          row.total,
+          row.currency,
+        );
         onFact({
           currency: row.currency,
           month: row.month,
@@ -304,11 +322,37 @@ export class ReportsRepository {
     );
   }
 
-  /** Taxable amount and tax per currency and rate of invoices issued in the period. */
+  /**
+   * Taxable amount and tax per currency and tax group (name, category, rate) of invoices issued
+   * in the period: their VAT breakdown entries.
+   */
   invoiceTax(period: Period, onFact: (fact: TaxFact) => void): Promise<void> {
     return this.taxSums(
+      `FROM invoices d CROSS JOIN invoice_tax_breakdown g ON g.invoice_id = d.id
+        WHERE d.deleted_at IS NULL AND d.issue_date BETWEEN ? AND ? AND d.voided_at IS NULL`,
+      period,
+      onFact,
+    );
+  }
+
+  /**
+   * How many invoices per currency were issued in the period (live, not void): a document with
+   * two tax groups counts once in the summary's totals.
+   */
+  invoiceCount(period: Period, onFact: (fact: DocumentCount) => void): Promise<void> {
+    return this.documentCounts(
       `FROM invoices d
         WHERE d.deleted_at IS NULL AND d.issue_date BETWEEN ? AND ? AND d.voided_at IS NULL`,
+      period,
+      onFact,
+    );
+  }
+
+  /** The same of credit notes, of live invoices that are not void. */
+  creditNoteCount(period: Period, onFact: (fact: DocumentCount) => void): Promise<void> {
+    return this.documentCounts(
+      `FROM credit_notes d CROSS JOIN invoices i ON i.id = d.invoice_id
+        WHERE d.issue_date BETWEEN ? AND ? AND i.deleted_at IS NULL AND i.voided_at IS NULL`,
       period,
       onFact,
     );
@@ -318,6 +362,7 @@ export class ReportsRepository {
   creditNoteTax(period: Period, onFact: (fact: TaxFact) => void): Promise<void> {
     return this.taxSums(
       `FROM credit_notes d CROSS JOIN invoices i ON i.id = d.invoice_id
+        CROSS JOIN credit_note_tax_breakdown g ON g.credit_note_id = d.id
         WHERE d.issue_date BETWEEN ? AND ? AND i.deleted_at IS NULL AND i.voided_at IS NULL`,
       period,
       onFact,
@@ -359,18 +404,34 @@ export class ReportsRepository {
     onFact: (fact: TaxFact) => void,
   ): Promise<void> {
     await this.database.forEachRow<RawTax>(
-      `SELECT d.currency, d.tax_rate AS taxRate, ${this.mysql ? 'COUNT(*)' : '1'} AS documents,
-              ${this.sum('d.sub_total')} AS taxable, ${this.sum('d.tax_amount')} AS tax
-         ${from} ${this.groupBy('d.currency, d.tax_rate')}`,
+      `SELECT d.currency, g.name, g.category, g.rate AS taxRate,
+              ${this.mysql ? 'COUNT(*)' : '1'} AS documents,
+              ${this.sum('g.taxable_amount')} AS taxable, ${this.sum('g.tax_amount')} AS tax
+         ${from} ${this.groupBy('d.currency, g.name, g.category, g.rate')}`,
       [period.from, period.to],
       (row) =>
         onFact({
           currency: row.currency,
+          name: row.name,
+          category: row.category,
           taxRate: new Decimal(row.taxRate),
           documents: Number(row.documents),
           taxable: new Decimal(row.taxable),
           tax: new Decimal(row.tax),
         }),
+    );
+  }
+
+  private async documentCounts(
+    from: string,
+    period: Period,
+    onFact: (fact: DocumentCount) => void,
+  ): Promise<void> {
+    await this.database.forEachRow<{ currency: string; documents: number | string }>(
+      `SELECT d.currency, ${this.mysql ? 'COUNT(*)' : '1'} AS documents
+         ${from} ${this.groupBy('d.currency')}`,
+      [period.from, period.to],
+      (row) => onFact({ currency: row.currency, documents: Number(row.documents) }),
     );
   }
 
@@ -380,7 +441,11 @@ export class ReportsRepository {
     onFact: (fact: MonthFact) => void,
   ): Promise<void> {
     await this.database.forEachRow<RawMonth>(sql, parameters, (row) =>
-      onFact({ currency: row.currency, month: row.month, amount: new Decimal(row.amount) }),
+      onFact({
+        currency: row.currency,
+        month: row.month,
+        amount: new Decimal(row.amount).minus(row.less ?? 0),
+      }),
     );
   }
 
@@ -399,6 +464,17 @@ export class ReportsRepository {
   /** MySQL sums the group; SQLite hands over each row's value for the service to sum. */
   private sum(column: string): string {
     return this.mysql ? `SUM(${column})` : column;
+  }
+
+  /**
+   * Σ (total − tax_amount) of the documents under `alias`, as `amount`. SQLite hands over both
+   * (`amount` and `less`) for the service to subtract exactly: its arithmetic on text decimals
+   * would go through binary floats.
+   */
+  private netSum(alias: string): string {
+    return this.mysql
+      ? `SUM(${alias}.total - ${alias}.tax_amount) AS amount`
+      : `${alias}.total AS amount, ${alias}.tax_amount AS less`;
   }
 
   private groupBy(columns: string): string {
@@ -456,6 +532,8 @@ interface RawMonth {
   currency: string;
   month: string;
   amount: string;
+  /** SQLite's income rows: the tax to take off `amount` (netSum). */
+  less?: string;
 }
 
 interface RawExpense extends RawMonth {
@@ -467,12 +545,14 @@ interface RawCashEntry {
   month: string;
   status: string;
   amount: string;
-  subTotal: string;
+  taxAmount: string;
   total: string;
 }
 
 interface RawTax {
   currency: string;
+  name: string;
+  category: VatCategory;
   taxRate: string;
   documents: number | string;
   taxable: string;

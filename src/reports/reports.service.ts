@@ -32,7 +32,8 @@ import {
 import { renderStatementPdf } from './pdf/statement-pdf.renderer';
 import { agingCsv, profitAndLossCsv, statementCsv, taxSummaryCsv } from './reports.csv';
 import { toStatementView } from './reports.mapper';
-import { Period, ReportsRepository } from './reports.repository';
+import { DocumentCount, Period, ReportsRepository, TaxFact } from './reports.repository';
+import { VatCategory } from '../documents/domain/vat-categories';
 
 export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8';
 
@@ -194,35 +195,35 @@ export class ReportsService {
   async taxSummary(query: PeriodQueryDto): Promise<ReportAnswer<TaxSummaryReportDto>> {
     const period = this.period(query);
     type Sums = { invoices: number; creditNotes: number; taxable: Decimal; tax: Decimal };
-    const byCurrency = new Map<string, Map<string, Sums & { rate: Decimal }>>();
-    const add =
-      (kind: 'invoices' | 'creditNotes', sign: 1 | -1) =>
-      (fact: {
-        currency: string;
-        taxRate: Decimal;
-        documents: number;
-        taxable: Decimal;
-        tax: Decimal;
-      }) => {
-        const rates = getOrAdd(
-          byCurrency,
-          fact.currency,
-          () => new Map<string, Sums & { rate: Decimal }>(),
-        );
-        const sums = getOrAdd(rates, fact.taxRate.toFixed(), () => ({
-          rate: fact.taxRate,
-          invoices: 0,
-          creditNotes: 0,
-          taxable: ZERO,
-          tax: ZERO,
-        }));
-        sums[kind] += fact.documents;
-        sums.taxable = sums.taxable.plus(fact.taxable.times(sign));
-        sums.tax = sums.tax.plus(fact.tax.times(sign));
-      };
+    type Group = Sums & { name: string; category: VatCategory; rate: Decimal };
+    const byCurrency = new Map<string, Map<string, Group>>();
+    const add = (kind: 'invoices' | 'creditNotes', sign: 1 | -1) => (fact: TaxFact) => {
+      const rates = getOrAdd(byCurrency, fact.currency, () => new Map<string, Group>());
+      const key = JSON.stringify([fact.name, fact.category, fact.taxRate.toFixed()]);
+      const sums = getOrAdd(rates, key, () => ({
+        name: fact.name,
+        category: fact.category,
+        rate: fact.taxRate,
+        invoices: 0,
+        creditNotes: 0,
+        taxable: ZERO,
+        tax: ZERO,
+      }));
+      sums[kind] += fact.documents;
+      sums.taxable = sums.taxable.plus(fact.taxable.times(sign));
+      sums.tax = sums.tax.plus(fact.tax.times(sign));
+    };
+    // The totals count documents, each once however many tax groups it has.
+    const counts = new Map<string, { invoices: number; creditNotes: number }>();
+    const count = (kind: 'invoices' | 'creditNotes') => (fact: DocumentCount) => {
+      getOrAdd(counts, fact.currency, () => ({ invoices: 0, creditNotes: 0 }))[kind] +=
+        fact.documents;
+    };
     await this.database.read(async () => {
       await this.reports.invoiceTax(period, add('invoices', 1));
       await this.reports.creditNoteTax(period, add('creditNotes', -1));
+      await this.reports.invoiceCount(period, count('invoices'));
+      await this.reports.creditNoteCount(period, count('creditNotes'));
     });
     const totalsOf = (sums: Sums, currency: string): TaxTotalsDto => ({
       invoices: sums.invoices,
@@ -233,13 +234,21 @@ export class ReportsService {
     const report: TaxSummaryReportDto = {
       ...period,
       currencies: sortedKeys(byCurrency).map((currency) => {
-        const rates = [...byCurrency.get(currency)!.values()].sort((a, b) =>
-          a.rate.comparedTo(b.rate),
+        // By rate, then name, then category: one order whatever the database answered first.
+        const rates = [...byCurrency.get(currency)!.values()].sort(
+          (a, b) =>
+            a.rate.comparedTo(b.rate) ||
+            compareText(a.name, b.name) ||
+            compareText(a.category, b.category),
         );
-        const totals: Sums = { invoices: 0, creditNotes: 0, taxable: ZERO, tax: ZERO };
+        const documents = counts.get(currency);
+        const totals: Sums = {
+          invoices: documents?.invoices ?? 0,
+          creditNotes: documents?.creditNotes ?? 0,
+          taxable: ZERO,
+          tax: ZERO,
+        };
         for (const sums of rates) {
-          totals.invoices += sums.invoices;
-          totals.creditNotes += sums.creditNotes;
           totals.taxable = totals.taxable.plus(sums.taxable);
           totals.tax = totals.tax.plus(sums.tax);
         }
@@ -247,6 +256,8 @@ export class ReportsService {
           currency,
           rates: rates.map((sums) => ({
             tax_rate: sums.rate.toNumber(),
+            name: sums.name,
+            category: sums.category,
             ...totalsOf(sums, currency),
           })),
           totals: totalsOf(totals, currency),

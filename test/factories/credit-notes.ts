@@ -1,6 +1,14 @@
 import type TestAgent from 'supertest/lib/agent';
 import { keyList } from '../setup/expectations';
-import { InvoiceOutput, LineItemInput, LineItemRead, SendLogEntry } from './invoices';
+import {
+  InvoiceOutput,
+  LineItemInput,
+  LineItemRead,
+  SendLogEntry,
+  TAX_TERMS_KEYS,
+  TaxGroupOutput,
+  TaxTermsFields,
+} from './invoices';
 
 export interface CreditNoteInput {
   invoice?: string;
@@ -13,7 +21,7 @@ export interface CreditNoteInput {
 }
 
 /** A credit note in every output. */
-export interface CreditNoteOutput {
+export interface CreditNoteOutput extends TaxTermsFields {
   id: string;
   short_code: string;
   credit_note_no: string;
@@ -41,6 +49,7 @@ export interface CreditNoteOutput {
 export interface CreditNoteWriteResult {
   credit_note: CreditNoteOutput[];
   items: LineItemRead[];
+  tax_breakdown: TaxGroupOutput[];
   invoice: InvoiceOutput[];
 }
 
@@ -48,6 +57,7 @@ export interface CreditNoteWriteResult {
 export interface CreditNoteDetail {
   credit_note: CreditNoteOutput[];
   items: LineItemRead[];
+  tax_breakdown: TaxGroupOutput[];
   send_log: SendLogEntry[];
 }
 
@@ -63,13 +73,15 @@ export const CREDIT_NOTE_KEYS = keyList(
   'id short_code credit_note_no invoice_id invoice_no customer_id customer_name customer_phone',
   'customer_address customer_tax_id customer_country currency tax_rate tax_amount sub_total total',
   'refunded issue_date reason note created_at',
+  // extensions: taxes, discounts, dates of supply (docs/rules.md)
+  ...TAX_TERMS_KEYS,
 );
 
 /** POST /credit-note/add, besides `status`: the note, its lines with amounts, the invoice. */
-export const CREDIT_NOTE_WRITE_KEYS = keyList('credit_note items invoice');
+export const CREDIT_NOTE_WRITE_KEYS = keyList('credit_note items tax_breakdown invoice');
 
 /** GET /credit-note/{id}, besides `status`: the note, its lines and its send log. */
-export const CREDIT_NOTE_READ_KEYS = keyList('credit_note items send_log');
+export const CREDIT_NOTE_READ_KEYS = keyList('credit_note items tax_breakdown send_log');
 
 let sequence = 0;
 

@@ -1,7 +1,13 @@
 import type TestAgent from 'supertest/lib/agent';
 import { keyList } from '../setup/expectations';
 import { createClient } from './clients';
-import { SendLogEntry } from './invoices';
+import {
+  LineItemRead,
+  SendLogEntry,
+  TAX_TERMS_KEYS,
+  TaxGroupOutput,
+  TaxTermsFields,
+} from './invoices';
 
 export interface EstimateLineInput {
   description?: string;
@@ -23,7 +29,7 @@ export interface EstimateInput {
 }
 
 /** The estimate fields every output shares; the number is named per output. */
-interface EstimateCommon {
+interface EstimateCommon extends TaxTermsFields {
   id: string;
   short_code: string;
   description: string;
@@ -66,9 +72,8 @@ export interface EstimateLineWrite {
   rate: string;
 }
 
-export interface EstimateLineRead extends EstimateLineWrite {
-  amount: string;
-}
+/** A line as a read answers it: the same as an invoice's. */
+export type EstimateLineRead = LineItemRead;
 
 /** A send log entry: the same as an invoice's. */
 export type EstimateSendLogEntry = SendLogEntry;
@@ -78,6 +83,7 @@ export interface EstimateDetail {
   status: string;
   estimate: EstimateListItem[];
   items: EstimateLineRead[];
+  tax_breakdown: TaxGroupOutput[];
   send_log: EstimateSendLogEntry[];
 }
 
@@ -86,6 +92,7 @@ export interface EstimateWriteResult {
   status: string;
   estimate: EstimateWritten[];
   items: EstimateLineWrite[];
+  tax_breakdown: TaxGroupOutput[];
 }
 
 /*
@@ -100,6 +107,8 @@ export const ESTIMATE_LIST_KEYS = keyList(
   'customer_address currency tax_rate tax_amount sub_total total accepted issue_date due_date note',
   // extensions: the customer's tax id and country, copied (docs/decisions.md, docs/documents.md)
   'customer_tax_id customer_country',
+  // extensions: taxes, discounts, dates of supply (docs/rules.md)
+  ...TAX_TERMS_KEYS,
 );
 
 /** POST /estimate/add, PUT /estimate/{id} ("estimate"): an Estimate with estimate_no. */
@@ -108,6 +117,8 @@ export const ESTIMATE_WRITE_KEYS = keyList(
   'customer_address currency tax_rate tax_amount sub_total total accepted issue_date due_date note',
   // extensions: the customer's tax id and country, copied (docs/decisions.md, docs/documents.md)
   'customer_tax_id customer_country',
+  // extensions: taxes, discounts, dates of supply (docs/rules.md)
+  ...TAX_TERMS_KEYS,
 );
 
 /** GET /client/{id} ("estimates"): an Estimate with reference_no and timestamps. */
@@ -117,10 +128,14 @@ export const ESTIMATE_CLIENT_KEYS = keyList(
   'created_at updated_at',
   // extensions: the customer's tax id and country, copied (docs/decisions.md, docs/documents.md)
   'customer_tax_id customer_country',
+  // extensions: taxes, discounts, dates of supply (docs/rules.md)
+  ...TAX_TERMS_KEYS,
 );
 
 /** An estimate's line items and send log have the same keys as an invoice's. */
 export { LINE_READ_KEYS, LINE_WRITE_KEYS, SEND_LOG_KEYS } from './invoices';
+/** An estimate's extensions take the same values as an invoice's. */
+export { plainReadLine, plainTaxBreakdown, plainTaxTerms } from './invoices';
 
 let sequence = 0;
 

@@ -1,3 +1,4 @@
+import * as currencyCodes from 'currency-codes';
 import type TestAgent from 'supertest/lib/agent';
 import { keyList } from '../setup/expectations';
 import { createClient } from './clients';
@@ -21,8 +22,21 @@ export interface InvoiceInput {
   items?: LineItemInput[];
 }
 
+/**
+ * The terms beyond the specification every output of every kind of document carries: the
+ * document discount, prices including tax, the date of supply or period (docs/rules.md, taxes).
+ */
+export interface TaxTermsFields {
+  discount_percent: number | null;
+  discount_amount: string;
+  prices_include_tax: boolean;
+  supply_date: string;
+  period_start: string;
+  period_end: string;
+}
+
 /** The invoice fields of every output; the read has exactly these. */
-export interface InvoiceFields {
+export interface InvoiceFields extends TaxTermsFields {
   id: string;
   short_code: string;
   invoice_no: string;
@@ -60,8 +74,30 @@ export interface LineItemWrite {
   rate: string;
 }
 
+/** A tax a line carries, as a read answers it. */
+export interface LineTaxRead {
+  name: string;
+  category: string;
+  rate: number;
+}
+
 export interface LineItemRead extends LineItemWrite {
   amount: string;
+  unit: string;
+  discount_percent: number | null;
+  discount_amount: string;
+  taxes: LineTaxRead[];
+}
+
+/** One entry of `tax_breakdown` (read, add and update answers): one per tax group. */
+export interface TaxGroupOutput {
+  name: string;
+  category: string;
+  rate: number;
+  taxable_amount: string;
+  tax_amount: string;
+  exemption_reason: string;
+  exemption_code: string;
 }
 
 export interface PaymentEntry {
@@ -87,6 +123,7 @@ export interface SendLogEntry {
 export interface InvoiceDetail {
   invoice: InvoiceFields[];
   items: LineItemRead[];
+  tax_breakdown: TaxGroupOutput[];
   payments: PaymentEntry[];
   send_log: SendLogEntry[];
 }
@@ -95,6 +132,7 @@ export interface InvoiceDetail {
 export interface InvoiceWriteResult {
   invoice: InvoiceOutput[];
   items: LineItemWrite[];
+  tax_breakdown: TaxGroupOutput[];
 }
 
 /*
@@ -102,6 +140,15 @@ export interface InvoiceWriteResult {
  * order, then the extensions the docs state. Never read from the response classes, so a key
  * dropped from the code fails here.
  */
+
+/**
+ * Extensions in every output of every kind of document: the document discount, prices
+ * including tax, the date of supply or period (docs/rules.md, taxes). The VAT breakdown is a
+ * part of read, add and update answers beside `items`.
+ */
+export const TAX_TERMS_KEYS = keyList(
+  'discount_percent discount_amount prices_include_tax supply_date period_start period_end',
+);
 
 /** GET /invoice/{id}: the invoice of "invoice" (the specification's Invoice, no timestamps). */
 export const INVOICE_READ_KEYS = keyList(
@@ -112,6 +159,8 @@ export const INVOICE_READ_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: the status and the void's reason (docs/corrections.md)
   'status void_reason',
+  // extensions: taxes, discounts, dates of supply (docs/rules.md)
+  ...TAX_TERMS_KEYS,
 );
 
 /**
@@ -126,13 +175,19 @@ export const INVOICE_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: the status and the void's reason (docs/corrections.md)
   'status void_reason',
+  // extensions: taxes, discounts, dates of supply (docs/rules.md)
+  ...TAX_TERMS_KEYS,
 );
 
 /** POST /invoice/add, PUT /invoice/{id} (and the estimate's): "items" without amounts. */
 export const LINE_WRITE_KEYS = keyList('description quantity rate');
 
 /** GET /invoice/{id} (and the estimate's, the credit note's): "items" with amounts. */
-export const LINE_READ_KEYS = keyList('description quantity rate amount');
+export const LINE_READ_KEYS = keyList(
+  'description quantity rate amount',
+  // extensions: unit, discount and taxes (docs/rules.md, taxes)
+  'unit discount_percent discount_amount taxes',
+);
 
 /** GET /invoice/{id}: each entry of "payments". */
 export const PAYMENT_KEYS = keyList(
@@ -147,6 +202,77 @@ export const SEND_LOG_KEYS = keyList(
   // extensions: the e-mail's delivery (README, "Documents and sending"); kind (docs/receivables.md)
   'delivery attempts kind',
 );
+
+/*
+ * The expected values of the extensions for a plain document: one that names no discount, no
+ * prices including tax, no date of supply or period, and whose lines name no unit, discount or
+ * taxes of their own. Its lines then carry its default tax: `tax_rate`, named `Tax` (the
+ * TAX_NAME default), standard rated (S) above 0 and zero rated (Z) at 0 (docs/rules.md, taxes).
+ */
+
+/** The default tax's category at a document's `tax_rate`. */
+export function defaultTaxCategory(taxRate: number): 'S' | 'Z' {
+  return taxRate > 0 ? 'S' : 'Z';
+}
+
+/** A currency's zero with exactly its minor digits: "0.00", JPY "0", KWD "0.000". */
+export function zeroMoney(currency = 'USD'): string {
+  const digits = currencyCodes.code(currency)?.digits;
+  if (digits === undefined) throw new Error(`Unknown currency ${currency}`);
+  return digits === 0 ? '0' : `0.${'0'.repeat(digits)}`;
+}
+
+/** The document-level extensions of a plain document in the currency. */
+export function plainTaxTerms(currency = 'USD'): TaxTermsFields {
+  return {
+    discount_percent: null,
+    discount_amount: zeroMoney(currency),
+    prices_include_tax: false,
+    supply_date: '',
+    period_start: '',
+    period_end: '',
+  };
+}
+
+/**
+ * A plain line as a read answers it: the line with its amount, unit C62 (piece), no discount,
+ * and the document's default tax at `taxRate`.
+ */
+export function plainReadLine(
+  line: Omit<LineItemRead, 'unit' | 'discount_percent' | 'discount_amount' | 'taxes'>,
+  taxRate = 0,
+  currency = 'USD',
+): LineItemRead {
+  return {
+    ...line,
+    unit: 'C62',
+    discount_percent: null,
+    discount_amount: zeroMoney(currency),
+    taxes: [{ name: 'Tax', category: defaultTaxCategory(taxRate), rate: taxRate }],
+  };
+}
+
+/**
+ * The breakdown of a plain document: one group, the default tax, whose taxable amount is the
+ * sub-total and whose tax is the document's `tax_amount` (money text with the minor digits).
+ */
+export function plainTaxBreakdown(
+  taxRate: number,
+  taxableAmount: string,
+  taxAmount: string,
+): TaxGroupOutput[] {
+  return [
+    {
+      name: 'Tax',
+      category: defaultTaxCategory(taxRate),
+      rate: taxRate,
+      taxable_amount: taxableAmount,
+      tax_amount: taxAmount,
+      exemption_reason: '',
+      exemption_code: '',
+    },
+  ];
+}
 
 let sequence = 0;
 

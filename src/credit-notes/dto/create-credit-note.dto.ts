@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { DocumentTermsInputDto } from '../../documents/dto/document-input.dto';
 import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { IsDateInput, IsIdInput, IsTrueFalse, Trim } from '../../common/input-rules';
 import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line-item.dto';
@@ -10,7 +11,9 @@ import {
 } from '../../openapi/schema-property.decorator';
 
 /** `POST /credit-note/add`: currency and tax rate are the invoice's. */
-export class CreateCreditNoteDto {
+export class CreateCreditNoteDto extends OmitType(DocumentTermsInputDto, [
+  'prices_include_tax',
+] as const) {
   @IdInputProperty({ description: 'Id of the live invoice the credit note corrects' })
   @IsDefined({ message: 'invoice is required' })
   @IsIdInput('invoice must be the id of an invoice')
@@ -33,7 +36,7 @@ export class CreateCreditNoteDto {
     minItems: 1,
     maxItems: MAX_LINE_ITEMS,
     description:
-      'What is credited, kept in this order; priced at the invoice’s currency and tax rate. The total may not exceed the invoice’s total less its earlier credit notes, nor (without refund) its outstanding balance',
+      'What is credited, kept in this order; priced at the invoice’s currency and default tax, with its prices_include_tax. The total may not exceed the invoice’s total less its earlier credit notes, nor (without refund) its outstanding balance',
   })
   @IsDefined({ message: 'items is required' })
   @LineItems()

@@ -3,6 +3,9 @@ import { DocumentDetailPartsDto } from '../../documents/dto/document-detail-resp
 import {
   DocumentCustomerFieldsDto,
   DocumentPricingFieldsDto,
+  DocumentTaxTermsDto,
+  TaxBreakdownProperty,
+  TaxGroupDto,
 } from '../../documents/dto/document-fields-response.dto';
 import { LineItemWithAmountDto } from '../../documents/dto/line-item-response.dto';
 import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
@@ -20,6 +23,7 @@ import {
 export class CreditNoteDto extends IntersectionType(
   DocumentCustomerFieldsDto,
   DocumentPricingFieldsDto,
+  DocumentTaxTermsDto,
 ) {
   @IdProperty()
   id: string;
@@ -76,6 +80,9 @@ export class CreditNoteWriteResponseDto {
 
   @ApiProperty({ type: [LineItemWithAmountDto], description: 'Its lines, in input order' })
   items: LineItemWithAmountDto[];
+
+  @TaxBreakdownProperty()
+  tax_breakdown: TaxGroupDto[];
 
   @ApiProperty({
     type: [InvoiceWithTimestampsDto],

@@ -2,6 +2,7 @@ import { DomainException } from '../../common/domain.exception';
 import { Decimal } from '../../common/money/decimal';
 import { DocumentRecord } from '../entities/document-columns';
 import { DocumentFields, draftColumns, draftDocument, ExistingDocument } from './document-draft';
+import { LineInput } from './document-totals';
 
 const d = (value: string) => new Decimal(value);
 const client = {
@@ -12,12 +13,17 @@ const client = {
   taxId: 'GB123456789',
   country: 'GB',
   email: '',
+  language: '',
 };
-const defaults = { currency: 'USD', today: '2026-03-01' };
-const item = (quantity: string, rate: string) => ({
+const defaults = { currency: 'USD', today: '2026-03-01', taxName: 'Tax' };
+const item = (quantity: string, rate: string): LineInput => ({
   description: 'Work',
   quantity: d(quantity),
   rate: d(rate),
+  unit: 'C62',
+  discountPercent: null,
+  discountAmount: null,
+  taxes: null,
 });
 
 function input(fields: Partial<DocumentFields> = {}): DocumentFields {
@@ -33,6 +39,12 @@ function stored(): ExistingDocument {
     issueDate: '2026-01-10',
     dueDate: '2026-02-10',
     note: 'Stored note',
+    discountPercent: null,
+    discountAmount: d('0'),
+    pricesIncludeTax: false,
+    supplyDate: null,
+    periodStart: null,
+    periodEnd: null,
   });
   return { record, lines: [item('1', '4')] };
 }
@@ -136,11 +148,18 @@ describe('draftColumns', () => {
         'customerPhone',
         'customerTaxId',
         'description',
+        'discountAmount',
+        'discountPercent',
         'dueDate',
         'issueDate',
         'note',
+        'periodEnd',
+        'periodStart',
+        'pricesIncludeTax',
         'subTotal',
+        'supplyDate',
         'taxAmount',
+        'taxName',
         'taxRate',
         'total',
       ].sort(),

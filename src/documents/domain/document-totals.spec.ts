@@ -1,11 +1,32 @@
 import { Decimal } from '../../common/money/decimal';
-import { moneyOverLimit, outstandingBalance, priceDocument } from './document-totals';
+import { defaultTax } from './document-draft';
+import {
+  LineInput,
+  moneyOverLimit,
+  outstandingBalance,
+  priceDocument as price,
+} from './document-totals';
 
-const line = (quantity: string, rate: string) => ({
+const line = (quantity: string, rate: string): LineInput => ({
   description: 'x',
   quantity: new Decimal(quantity),
   rate: new Decimal(rate),
+  unit: 'C62',
+  discountPercent: null,
+  discountAmount: null,
+  taxes: null,
 });
+
+/** The specification's pricing: one tax rate for the document, no discount, net prices. */
+function priceDocument(lines: LineInput[], taxRate: Decimal, currency: string) {
+  return price(lines, {
+    currency,
+    defaultTax: defaultTax(taxRate, 'Tax'),
+    discountPercent: null,
+    discountAmount: null,
+    pricesIncludeTax: false,
+  });
+}
 
 describe('priceDocument', () => {
   it('multiplies, sums and adds tax exactly', () => {

@@ -4,10 +4,14 @@ import {
   CurrencyProperty,
   DateProperty,
   DecimalNumberProperty,
+  EnumProperty,
   IdProperty,
+  NumericTextProperty,
+  OptionalDateProperty,
   TextProperty,
   TimestampProperty,
 } from '../../openapi/schema-property.decorator';
+import { VAT_CATEGORIES, VatCategory } from '../domain/vat-categories';
 
 /*
  * Output fields invoices and estimates share. Each resource's DTO combines them
@@ -76,4 +80,69 @@ export class TimestampFieldsDto {
 
   @TimestampProperty('UTC, YYYY-MM-DD HH:MM:SS; changes on every write to the record')
   updated_at: string;
+}
+
+/** One entry of the VAT breakdown (EN 16931 BG-23): one per tax group. */
+export class TaxGroupDto {
+  @TextProperty('The tax’s name (TAX_NAME unless the line named it)')
+  name: string;
+
+  @EnumProperty(VAT_CATEGORIES, 'UNCL 5305 VAT category')
+  category: VatCategory;
+
+  @DecimalNumberProperty('Percent')
+  rate: LosslessNumber;
+
+  @NumericTextProperty(
+    'BT-116: the group’s line amounts less its share of the document discount; with prices_include_tax, round(gross × 100 / (100 + rate))',
+  )
+  taxable_amount: string;
+
+  @NumericTextProperty(
+    'BT-117: round(taxable_amount × rate / 100); with prices_include_tax, the group’s gross less taxable_amount',
+  )
+  tax_amount: string;
+
+  @TextProperty('BT-120: why no tax is charged; may be empty')
+  exemption_reason: string;
+
+  @TextProperty('BT-121: VATEX code; may be empty')
+  exemption_code: string;
+}
+
+/**
+ * Beyond the specification (docs/rules.md, taxes): the document discount, whether prices
+ * include tax, the date of supply or period. Wherever the document is answered.
+ */
+export class DocumentTaxTermsDto {
+  @ApiProperty({
+    type: 'number',
+    nullable: true,
+    description: 'The document discount in percent, or null when none was given as one',
+  })
+  discount_percent: LosslessNumber | null;
+
+  @NumericTextProperty('BT-107: the document discount in money, "0.00" when none')
+  discount_amount: string;
+
+  @ApiProperty({ type: 'boolean', description: 'Whether rates and amounts include tax' })
+  prices_include_tax: boolean;
+
+  @OptionalDateProperty('BT-72: the date of supply, or empty')
+  supply_date: string;
+
+  @OptionalDateProperty('BT-73: the first day of the service period, or empty')
+  period_start: string;
+
+  @OptionalDateProperty('BT-74: the last day of the service period, or empty')
+  period_end: string;
+}
+
+/** The VAT breakdown part of a document's read, add and update answers, beside its `items`. */
+export function TaxBreakdownProperty(): PropertyDecorator {
+  return ApiProperty({
+    type: [TaxGroupDto],
+    description:
+      'Beyond the specification: the VAT breakdown, one entry per tax group (name, category, rate), in order of first appearance (docs/rules.md)',
+  });
 }

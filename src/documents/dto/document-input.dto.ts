@@ -5,6 +5,8 @@ import {
   IsDateInput,
   IsDecimalInput,
   IsIdInput,
+  IsNotGivenWith,
+  IsTrueFalse,
   Trim,
 } from '../../common/input-rules';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -12,11 +14,71 @@ import {
   DateInputProperty,
   DecimalInputProperty,
   IdInputProperty,
+  TrueFalseInputProperty,
 } from '../../openapi/schema-property.decorator';
 import { LineItemDto, LineItems, MAX_LINE_ITEMS } from './line-item.dto';
 
+/**
+ * Beyond the specification (docs/rules.md, taxes): the document discount, whether prices include
+ * tax, and the date of supply or service period. Every kind of document takes them (a credit
+ * note all but prices_include_tax, which is its invoice's).
+ */
+export class DocumentTermsInputDto {
+  @DecimalInputProperty({
+    required: false,
+    description:
+      'Percent off the sub-total, shared over the tax groups: above 0, at most 100, at most 4 decimals. On update, null removes the discount',
+  })
+  @IsOptional()
+  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '100', inclusiveMax: true, maxPlaces: 4 })
+  discount_percent?: Decimal | null;
+
+  @DecimalInputProperty({
+    required: false,
+    description:
+      'Money off the sub-total, shared over the tax groups: above 0, at most the sub-total, with at most the currency’s minor digits; not with discount_percent. On update, null removes the discount',
+  })
+  @IsOptional()
+  @IsDecimalInput({ min: '0', exclusiveMin: true, max: '10000000000000', maxPlaces: 4 })
+  @IsNotGivenWith('discount_percent')
+  discount_amount?: Decimal | null;
+
+  @TrueFalseInputProperty({
+    required: false,
+    description:
+      'Whether rate and amounts include tax (gross prices); default false. A line then carries at most one tax',
+  })
+  @IsOptional()
+  @IsTrueFalse()
+  prices_include_tax?: 'True' | 'False';
+
+  @DateInputProperty({
+    required: false,
+    description: 'Date of supply (BT-72); not with a period. On update, null removes it',
+  })
+  @IsOptional()
+  @IsDateInput()
+  supply_date?: string | null;
+
+  @DateInputProperty({
+    required: false,
+    description: 'First day of the service period (BT-73), with period_end',
+  })
+  @IsOptional()
+  @IsDateInput()
+  period_start?: string | null;
+
+  @DateInputProperty({
+    required: false,
+    description: 'Last day of the service period (BT-74), with period_start; not before it',
+  })
+  @IsOptional()
+  @IsDateInput()
+  period_end?: string | null;
+}
+
 /** What invoices and estimates share (docs/rules.md: the same money, items, client rules). */
-export class DocumentInputDto {
+export class DocumentInputDto extends DocumentTermsInputDto {
   @IdInputProperty({ description: 'Id of a live client' })
   @IsDefined({ message: 'client is required' })
   @IsIdInput('client must be the id of a client')

@@ -1,10 +1,14 @@
 import { Column } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
+import type { LineTax } from '../domain/document-totals';
+import type { VatCategory } from '../domain/vat-categories';
 import {
   ArchivedAtColumn,
   DateOnlyColumn,
   DecimalColumn,
   IdColumn,
+  LineTaxesColumn,
+  OptionalDateColumn,
   ReferenceColumn,
   TextColumn,
   TimestampColumn,
@@ -49,14 +53,40 @@ export abstract class PricedDocumentRecord {
   @DecimalColumn({ name: 'tax_rate', precision: 7 })
   taxRate: Decimal;
 
+  /** The name of the default tax (a line without taxes of its own): TAX_NAME when drafted. */
+  @TextColumn({ name: 'tax_name', length: 64 })
+  taxName: string;
+
   @DecimalColumn({ name: 'sub_total' })
   subTotal: Decimal;
+
+  /** The document discount as a percent, when it was given as one. */
+  @DecimalColumn({ name: 'discount_percent', precision: 7, nullable: true })
+  discountPercent: Decimal | null;
+
+  /** BT-107: the document discount in money, 0 without one. */
+  @DecimalColumn({ name: 'discount_amount' })
+  discountAmount: Decimal;
 
   @DecimalColumn({ name: 'tax_amount' })
   taxAmount: Decimal;
 
   @DecimalColumn()
   total: Decimal;
+
+  /** Whether rates and amounts are gross (tax included). */
+  @Column({ name: 'prices_include_tax', type: 'boolean' })
+  pricesIncludeTax: boolean;
+
+  /** BT-72, or BT-73 and BT-74: the date of supply or the service period (null: not given). */
+  @OptionalDateColumn('supply_date')
+  supplyDate: string | null;
+
+  @OptionalDateColumn('period_start')
+  periodStart: string | null;
+
+  @OptionalDateColumn('period_end')
+  periodEnd: string | null;
 
   @DateOnlyColumn('issue_date')
   issueDate: string;
@@ -100,8 +130,55 @@ export abstract class DocumentLineItemRecord {
   @DecimalColumn()
   rate: Decimal;
 
+  /** BT-131: round(quantity × rate) less the line's discount. */
   @DecimalColumn()
   amount: Decimal;
+
+  /** UN/ECE Recommendation 20 code. */
+  @TextColumn({ length: 3 })
+  unit: string;
+
+  /** The line discount as a percent, when it was given as one. */
+  @DecimalColumn({ name: 'discount_percent', precision: 7, nullable: true })
+  discountPercent: Decimal | null;
+
+  /** BT-136: the line discount in money, 0 without one. */
+  @DecimalColumn({ name: 'discount_amount' })
+  discountAmount: Decimal;
+
+  /** The line's own taxes, or null for its document's default tax. */
+  @LineTaxesColumn()
+  taxes: LineTax[] | null;
+}
+
+/** One entry of a document's VAT breakdown (BG-23), in order of first appearance. */
+export abstract class DocumentTaxGroupRecord {
+  @IdColumn()
+  id: number;
+
+  @Column({ type: 'int' })
+  position: number;
+
+  @TextColumn({ length: 64 })
+  name: string;
+
+  @TextColumn({ length: 2 })
+  category: VatCategory;
+
+  @DecimalColumn({ precision: 7 })
+  rate: Decimal;
+
+  @DecimalColumn({ name: 'taxable_amount' })
+  taxableAmount: Decimal;
+
+  @DecimalColumn({ name: 'tax_amount' })
+  taxAmount: Decimal;
+
+  @TextColumn({ name: 'exemption_reason', length: 500 })
+  exemptionReason: string;
+
+  @TextColumn({ name: 'exemption_code', length: 32 })
+  exemptionCode: string;
 }
 
 export abstract class DocumentSendLogRecord {

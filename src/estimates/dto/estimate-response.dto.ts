@@ -3,6 +3,9 @@ import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,
   DocumentPricingFieldsDto,
+  DocumentTaxTermsDto,
+  TaxBreakdownProperty,
+  TaxGroupDto,
   TimestampFieldsDto,
 } from '../../documents/dto/document-fields-response.dto';
 import { DocumentDetailPartsDto } from '../../documents/dto/document-detail-response.dto';
@@ -21,6 +24,7 @@ class EstimateFieldsDto extends IntersectionType(
   DocumentCustomerFieldsDto,
   DocumentPricingFieldsDto,
   DocumentDateFieldsDto,
+  DocumentTaxTermsDto,
 ) {
   @IdProperty()
   id: string;
@@ -72,4 +76,7 @@ export class EstimateWriteResponseDto {
 
   @ApiProperty({ type: [LineItemOutputDto], description: 'Its lines, in input order, no amount' })
   items: LineItemOutputDto[];
+
+  @TaxBreakdownProperty()
+  tax_breakdown: TaxGroupDto[];
 }

@@ -4,6 +4,9 @@ import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,
   DocumentPricingFieldsDto,
+  DocumentTaxTermsDto,
+  TaxBreakdownProperty,
+  TaxGroupDto,
   TimestampFieldsDto,
 } from '../../documents/dto/document-fields-response.dto';
 import { DocumentDetailPartsDto } from '../../documents/dto/document-detail-response.dto';
@@ -33,6 +36,7 @@ export class InvoiceDto extends IntersectionType(
   DocumentCustomerFieldsDto,
   DocumentPricingFieldsDto,
   DocumentDateFieldsDto,
+  DocumentTaxTermsDto,
 ) {
   @IdProperty()
   id: string;
@@ -142,4 +146,7 @@ export class InvoiceWriteResponseDto {
 
   @ApiProperty({ type: [LineItemOutputDto], description: 'Its lines, in input order, no amount' })
   items: LineItemOutputDto[];
+
+  @TaxBreakdownProperty()
+  tax_breakdown: TaxGroupDto[];
 }

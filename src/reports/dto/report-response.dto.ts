@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { VAT_CATEGORIES, VatCategory } from '../../documents/domain/vat-categories';
 import {
   CurrencyProperty,
   DateProperty,
@@ -151,23 +152,35 @@ export class TaxTotalsDto {
   @CountProperty('Credit notes issued in the period')
   credit_notes: number;
 
-  @AmountProperty('Σ sub_total of invoices less that of credit notes')
+  @AmountProperty(
+    'Σ taxable_amount of the tax group in the VAT breakdown of invoices, less that of credit notes',
+  )
   taxable: string;
 
-  @AmountProperty('Σ tax_amount of invoices less that of credit notes')
+  @AmountProperty('Σ tax_amount of the tax group of invoices less that of credit notes')
   tax: string;
 }
 
+/** One tax group: (name, category, rate) (docs/rules.md, taxes). */
 export class TaxRateDto extends TaxTotalsDto {
   @ApiProperty({ type: 'number', minimum: 0, maximum: 100, example: 20, description: 'Percent' })
   tax_rate: number;
+
+  @ApiProperty({ type: 'string', example: 'VAT', description: 'Beyond the rate: the tax’s name' })
+  name: string;
+
+  @EnumProperty(VAT_CATEGORIES, 'Beyond the rate: the UNCL 5305 VAT category')
+  category: VatCategory;
 }
 
 export class TaxCurrencyDto {
   @CurrencyProperty()
   currency: string;
 
-  @ApiProperty({ type: [TaxRateDto], description: 'By rate, ascending' })
+  @ApiProperty({
+    type: [TaxRateDto],
+    description: 'By tax group (name, category, rate): by rate ascending, then name, category',
+  })
   rates: TaxRateDto[];
 
   @ApiProperty({ type: TaxTotalsDto })

@@ -7,6 +7,7 @@ import { Corrections1764400000000 } from './1764400000000-corrections';
 import { EventsAndWebhooks1764500000000 } from './1764500000000-events-and-webhooks';
 import { Receivables1764600000000 } from './1764600000000-receivables';
 import { Documents1764700000000 } from './1764700000000-documents';
+import { Taxes1764800000000 } from './1764800000000-taxes';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const SQLITE_MIGRATIONS = [
   EventsAndWebhooks1764500000000,
   Receivables1764600000000,
   Documents1764700000000,
+  Taxes1764800000000,
 ];
