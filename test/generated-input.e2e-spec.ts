@@ -317,10 +317,14 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     const dataSource = test.app.get(DataSource);
     const document = readOpenApiDocument();
     const requests = validRequests(document, seed);
-    // Every operation with a body has its valid twin, the corrections' included.
-    expect(requests.map(({ operation }) => operation).sort()).toEqual(
+    // Every operation with a body has its valid twin, the corrections' included; those with a
+    // document's terms a second one, in their other form (gross prices, an amount off, a period).
+    expect([...new Set(requests.map(({ operation }) => operation))].sort()).toEqual(
       v1Operations(document).filter((operation) => /^(POST|PUT) /.test(operation)),
     );
+    expect(
+      requests.filter(({ noise }) => noise.some((text) => text.startsWith('gross'))).length,
+    ).toBeGreaterThanOrEqual(5);
     const refused: string[] = [];
     const unchanged: string[] = [];
     for (const request of requests) {

@@ -155,7 +155,8 @@ type Kind =
   | { type: 'email'; required: boolean; emptyAllowed: boolean }
   /** A real date, a currency code, one of a listed set: no corpus value is one. */
   | { type: 'date' | 'currency' | 'one-of'; required: boolean }
-  | { type: 'true-false' }
+  /** `nullable`: null is the default (false), not "as it was", even on update. */
+  | { type: 'true-false'; nullable?: boolean }
   /** An id of digits naming a record: no corpus value names one. */
   | { type: 'id' }
   | {
@@ -168,11 +169,21 @@ type Kind =
       places: number;
     }
   | { type: 'items'; required: boolean }
-  | { type: 'item' };
+  /** One item of a list; `removable` where the list may be left empty (a line's taxes). */
+  | { type: 'item'; removable?: boolean }
+  /** A line's taxes: left out, null or empty, the document's tax. */
+  | { type: 'taxes' };
 
 interface Parameter {
   path: Path;
   kind: Kind;
+  /**
+   * Left out or null, it reads back as none rather than as the base's: a line's (the lines are
+   * replaced whole) and a discount's, whose other form the base sends as null.
+   */
+  fresh?: boolean;
+  /** A parameter beside it sent as null: the other form of a discount, never given with it. */
+  aside?: string;
 }
 
 /** The one spelling of a number: JSON's number literal without exponent, nothing trimmed. */
@@ -233,7 +244,9 @@ function accepts(kind: Kind, value: unknown): boolean {
     case 'items':
       return absent && !kind.required;
     case 'item':
-      return false;
+      return value === undefined && kind.removable === true;
+    case 'taxes':
+      return absent || (Array.isArray(value) && value.length === 0);
   }
 }
 
@@ -251,7 +264,7 @@ function expectedStored(kind: Kind, value: unknown, base: unknown, update: boole
       if (isAbsent(value)) return update ? Number(base) : 0;
       return Number(decimalText(value));
     case 'true-false':
-      if (isAbsent(value)) return update ? base : 'False';
+      if (isAbsent(value)) return update && !(kind.nullable && value === null) ? base : 'False';
       return String(value).toLowerCase() === 'true' ? 'True' : 'False';
     default:
       return undefined;
@@ -280,6 +293,23 @@ const TAX_RATE: Kind = {
 };
 /** An amount in USD: > 0, below 10^13, two decimals. */
 const USD_AMOUNT: Kind = { ...QUANTITY, places: 2 };
+/** A line's tax: its rate as the document's, given. */
+const LINE_TAX_RATE: Kind = {
+  type: 'decimal',
+  required: true,
+  min: 0,
+  exclusiveMin: false,
+  max: 100,
+  inclusiveMax: true,
+  places: 4,
+};
+/** A discount in percent: above 0, at most 100, four decimals. */
+const DISCOUNT_PERCENT: Kind = { ...LINE_TAX_RATE, required: false, exclusiveMin: true };
+/**
+ * An amount off in USD, at most what it comes off: the base line's 2 × 100.00, the base
+ * document's sub-total of one such line.
+ */
+const DISCOUNT_AMOUNT: Kind = { ...DISCOUNT_PERCENT, max: 200, places: 2 };
 
 function optionalText(max: number, raw = false): Kind {
   return { type: 'text', required: false, min: 0, max, raw };
@@ -322,12 +352,50 @@ function documentParameters(numbered: Numbered, update: boolean): Parameter[] {
     { path: ['description'], kind: optionalText(1000) },
     { path: ['currency'], kind: { type: 'currency', required: false } },
     { path: ['tax_rate'], kind: TAX_RATE },
+    // The terms (docs/rules.md, taxes): before the lines, whose changes could leave an amount
+    // off more than what it comes off.
+    {
+      path: ['discount_percent'],
+      kind: DISCOUNT_PERCENT,
+      fresh: true,
+      aside: 'discount_amount',
+    },
+    {
+      path: ['discount_amount'],
+      kind: DISCOUNT_AMOUNT,
+      fresh: true,
+      aside: 'discount_percent',
+    },
+    { path: ['prices_include_tax'], kind: { type: 'true-false', nullable: true } },
+    { path: ['supply_date'], kind: { type: 'date', required: false } },
+    { path: ['period_start'], kind: { type: 'date', required: false } },
+    { path: ['period_end'], kind: { type: 'date', required: false } },
     { path: ['issue_date'], kind: { type: 'date', required: false } },
     { path: ['due_date'], kind: { type: 'date', required: false } },
     { path: ['note'], kind: optionalText(10_000, true) },
     { path: ['items'], kind: { type: 'items', required: !update } },
     { path: ['items', 0], kind: { type: 'item' } },
     { path: ['items', 0, 'description'], kind: requiredText(1000) },
+    { path: ['items', 0, 'unit'], kind: { type: 'one-of', required: false } },
+    {
+      path: ['items', 0, 'discount_percent'],
+      kind: DISCOUNT_PERCENT,
+      fresh: true,
+      aside: 'discount_amount',
+    },
+    {
+      path: ['items', 0, 'discount_amount'],
+      kind: DISCOUNT_AMOUNT,
+      fresh: true,
+      aside: 'discount_percent',
+    },
+    { path: ['items', 0, 'taxes'], kind: { type: 'taxes' } },
+    { path: ['items', 0, 'taxes', 0], kind: { type: 'item', removable: true } },
+    { path: ['items', 0, 'taxes', 0, 'rate'], kind: LINE_TAX_RATE },
+    {
+      path: ['items', 0, 'taxes', 0, 'category'],
+      kind: { type: 'one-of', required: false },
+    },
     { path: ['items', 0, 'quantity'], kind: QUANTITY },
     { path: ['items', 0, 'rate'], kind: RATE },
   ];
@@ -369,6 +437,15 @@ function without(body: object, path: Path): { copy: Holder; holder: Holder } {
   return { copy, holder };
 }
 
+/** A copy of the body with `name`, beside the parameter at `path`, set to null. */
+function besideNull(body: object, path: Path, name: string): object {
+  const copy = structuredClone(body) as Holder;
+  let holder = copy;
+  for (const key of path.slice(0, -1)) holder = holder[key] as Holder;
+  holder[name] = null;
+  return copy;
+}
+
 function valueAt(body: object, path: Path): unknown {
   return path.reduce<unknown>((holder, key) => (holder as Holder)[key], body);
 }
@@ -390,9 +467,12 @@ function formKey(path: Path): string {
   return path.map((key, index) => (index === 0 ? String(key) : `[${key}]`)).join('');
 }
 
-/** The body URL-encoded without the parameter at `path`, then the hostile fragment. */
+/**
+ * The body URL-encoded without the parameter at `path`, then the hostile fragment. A form has
+ * no null: a parameter the base sends as null is left out.
+ */
 function hostileForm(body: object, path: Path, fragment: string): string {
-  const rest = formEncode(without(body, path).copy);
+  const rest = formEncode(without(body, path).copy, { skipNulls: true });
   return rest === '' ? fragment : `${rest}&${fragment}`;
 }
 
@@ -582,7 +662,7 @@ describe('Hostile input', () => {
       issue_date: '2026-03-01',
       due_date: '2099-12-31',
       note: 'Thank you',
-      items: [{ description: 'Consulting', quantity: 2, rate: '100.00' }],
+      items: [{ description: 'Consulting', quantity: 2, rate: '100.00', taxes: [{ rate: '5' }] }],
     };
   }
 
@@ -597,7 +677,7 @@ describe('Hostile input', () => {
       issue_date: '2026-03-01',
       due_date: '2099-12-31',
       note: 'Valid for 30 days',
-      items: [{ description: 'Design', quantity: 2, rate: '100.00' }],
+      items: [{ description: 'Design', quantity: 2, rate: '100.00', taxes: [{ rate: '5' }] }],
     };
   }
 
@@ -622,18 +702,28 @@ describe('Hostile input', () => {
       }
       default: {
         const [document] = body[resource];
+        // A discount is given one way: the amount a percent works out to is no input.
+        const amountOff = (percent: unknown, amount: unknown) =>
+          percent === null && Number(amount) !== 0 ? amount : null;
         const fields: Record<string, unknown> = {
           client: document.customer_id,
           description: document.description,
           currency: document.currency,
           tax_rate: document.tax_rate,
+          discount_percent: document.discount_percent,
+          discount_amount: amountOff(document.discount_percent, document.discount_amount),
+          prices_include_tax: document.prices_include_tax ? 'True' : 'False',
           issue_date: document.issue_date,
           due_date: document.due_date,
           note: document.note,
-          items: body.items.map(({ description, quantity, rate }) => ({
-            description,
-            quantity,
-            rate,
+          items: body.items.map((line) => ({
+            description: line.description,
+            quantity: line.quantity,
+            rate: line.rate,
+            discount_percent: line.discount_percent,
+            discount_amount: amountOff(line.discount_percent, line.discount_amount),
+            // The category follows from the rate: the sweep gives none.
+            taxes: (line.taxes as Array<{ rate: unknown }>).map(({ rate }) => ({ rate })),
           })),
         };
         if (resource === 'invoice') {
@@ -723,20 +813,24 @@ describe('Hostile input', () => {
         if ((variantIndex + parameterIndex) % VARIANT_STRIDE !== 0) continue;
         const valid = accepts(kind, variant.value);
         const target = await endpoint.target(valid);
+        const body = parameter.aside
+          ? besideNull(target.body, parameter.path, parameter.aside)
+          : target.body;
         const label = `${endpoint.name} ${parameter.path.join('.')} = ${variant.name}`;
         let expected: Expected = valid ? 200 : 'refused';
         if (valid && kind.type === 'text' && kind.unique && typeof variant.value === 'string') {
           expected = await freeNumber(kind.unique, variant.value.trim(), target.numberOwner);
         }
         const request = http[endpoint.method](target.path);
-        const response = await variant.send(request, target.body, parameter.path);
+        const response = await variant.send(request, body, parameter.path);
         findings.expect(label, response, expected);
         if (response.status !== 200) continue;
         noteSuccess(response, endpoint.creates);
         // An accepted value must be stored as the contract reads it, whatever the database.
         const record = writtenRecord(response);
-        const base = valueAt(target.body, parameter.path);
-        const wanted = expectedStored(kind, variant.value, base, !endpoint.creates);
+        const base = valueAt(body, parameter.path);
+        const update = !endpoint.creates && parameter.fresh !== true;
+        const wanted = expectedStored(kind, variant.value, base, update);
         if (!record || wanted === undefined) continue;
         const read = valueAt(await stored(record.resource, record.id), parameter.path);
         const same = kind.type === 'decimal' ? Number(read) === wanted : read === wanted;
@@ -761,7 +855,21 @@ describe('Hostile input', () => {
       const body = valid
         ? await stored(resource, id)
         : (pristineBody ??= await stored(resource, id));
-      return { path: `/v1/${resource}/${id}`, body, numberOwner: id };
+      return { path: `/v1/${resource}/${id}`, body: withoutAmountsOff(body), numberOwner: id };
+    };
+  }
+
+  /**
+   * The base of an update gives no amount off: a line or a sub-total the sweep changed could be
+   * less than it. On an invoice or an estimate, null (a percent, if any, is given).
+   */
+  function withoutAmountsOff(body: Record<string, unknown>): Record<string, unknown> {
+    if (!('discount_amount' in body)) return body;
+    const lines = body.items as Array<Record<string, unknown>>;
+    return {
+      ...body,
+      discount_amount: null,
+      items: lines.map((line) => ({ ...line, discount_amount: null })),
     };
   }
 

@@ -373,9 +373,11 @@ const BASE_MINOR_DIGITS = 2;
 function decimalKind(name: string, schema: Schema, pattern: string): Kind {
   const text = schema.description ?? '';
   const range = /(\d+) to (\d+)/.exec(text);
-  const greater = /Greater than (\d+)/.exec(text);
+  const greater = /(?:Greater than|above) (\d+)/.exec(text);
   const atLeast = /at least (\d+)/.exec(text);
   const below = /below (\d+)/.exec(text);
+  // `at most 100`, not `at most 4 decimals`.
+  const atMost = /at most (\d+)(?![\d.]| decimals)/.exec(text);
   const places = /at most (\d+) decimals/.exec(text);
   const minor = /minor digits/.test(text);
   const kind = {
@@ -383,8 +385,8 @@ function decimalKind(name: string, schema: Schema, pattern: string): Kind {
     min: Number(range?.[1] ?? greater?.[1] ?? atLeast?.[1] ?? NaN),
     minExclusive: range === null && greater !== null,
     // Money stays below 10^13 (docs/rules.md, money) where the description states no maximum.
-    max: Number(range?.[2] ?? below?.[1] ?? 1e13),
-    maxExclusive: range === null,
+    max: Number(range?.[2] ?? below?.[1] ?? atMost?.[1] ?? 1e13),
+    maxExclusive: range === null && (below !== null || atMost === null),
     places: places ? Number(places[1]) : minor ? BASE_MINOR_DIGITS : NaN,
     pattern: new RegExp(pattern, 'u'),
   };
@@ -735,6 +737,11 @@ interface BaseContext {
   resource: Resource;
   /** The unique numbers are new ones. */
   tag: string;
+  /**
+   * Which of the two valid forms of the terms (validTerms): net prices, a percent off and a
+   * date of supply (the base the defects break), or gross prices, an amount off and a period.
+   */
+  gross?: boolean;
 }
 
 function validValue(name: string, raw: Schema, context: BaseContext): Value {
@@ -750,11 +757,9 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
     case 'boolean':
       // A JSON boolean; the form encodings carry it as the word.
       return true;
-    case 'array': {
+    case 'array':
       if (!isObjectSchema(kind.item)) return validScalars(kind.item, context);
-      const line = validObject(kind.item, context);
-      return [line, { ...line, description: 'Second line' }];
-    }
+      return validItems(name, kind.item, context);
     case 'text':
       if (isHttpUrl(schema)) return `${VALID_URL}/${context.tag}-${name}`;
       if (listedOf(schema)) return (listedOf(schema) as string[]).at(-1);
@@ -773,6 +778,11 @@ function validScalars(item: Schema, context: BaseContext): Value[] {
     return [named[named.length - 1], named[0]];
   }
   return [validValue('item', item, context)];
+}
+
+/** Whether a body carries a document's terms: its discount, its date of supply. */
+function hasTerms(body: Schema): boolean {
+  return body.properties?.discount_percent !== undefined && body.properties.items !== undefined;
 }
 
 function isObjectSchema(schema: Schema): boolean {
@@ -799,12 +809,113 @@ function namedRecord(name: string, context: BaseContext): string {
 }
 
 function validObject(schema: Schema, context: BaseContext): Record<string, Value> {
-  return Object.fromEntries(
+  const object = Object.fromEntries(
     Object.entries(schema.properties ?? {}).map(([name, property]) => [
       name,
       validValue(name, property, context),
     ]),
   );
+  return validTerms(object, context);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules between parameters that a valid body keeps (docs/rules.md, taxes)
+// ---------------------------------------------------------------------------------------------
+
+/*
+ * Each parameter's own value is valid on its own; together they may not be. A discount is a
+ * percent or an amount, never both, and an amount is at most what it comes off (a line's
+ * quantity × rate, the document's sub-total) in the currency's minor digits; the date of
+ * supply and a service period exclude each other, and a period runs forward; a line's taxes
+ * each suit their category (S above 0; all but S, L and M at 0; E and O with an exemption, S,
+ * Z, L and M without), none twice, one alone when prices include tax, and the lines of one
+ * tax group (name, category, rate) give one exemption. The values below are the two forms the
+ * valid requests take: net, the base the defects break, and gross.
+ */
+
+/**
+ * A document's terms in one of the two forms: a percent off, net prices (`fAlse`: any case is
+ * read) and a date of supply; or an amount off (12.50, well within the two lines' sub-total of
+ * 280.47), gross prices (a JSON boolean) and a period. Other objects (a client, a payment)
+ * carry none of these and pass as they are.
+ */
+function validTerms(object: Record<string, Value>, context: BaseContext): Record<string, Value> {
+  const kept = { ...object };
+  const gross = context.gross === true;
+  if ('discount_percent' in kept && 'discount_amount' in kept && 'items' in kept) {
+    delete kept[gross ? 'discount_percent' : 'discount_amount'];
+  }
+  if ('prices_include_tax' in kept) kept.prices_include_tax = gross ? true : 'fAlse';
+  if ('supply_date' in kept && 'period_start' in kept && 'period_end' in kept) {
+    if (gross) {
+      delete kept.supply_date;
+      kept.period_start = '2026-03-01';
+      kept.period_end = '2026-03-31';
+    } else {
+      delete kept.period_start;
+      delete kept.period_end;
+    }
+  }
+  return kept;
+}
+
+/**
+ * Two valid items of a list of objects: a document's two lines, or the two taxes of a line
+ * (validTaxes). The second line differs from the first in its description, its discount and
+ * its taxes (validLine).
+ */
+function validItems(name: string, item: Schema, context: BaseContext): Value[] {
+  if (name === 'taxes') return validTaxes(0, context);
+  const line = validObject(item, context);
+  return [
+    validLine(line, 0, context),
+    validLine({ ...line, description: 'Second line' }, 1, context),
+  ];
+}
+
+/**
+ * A line that keeps the rules: the first a percent off, the second an amount off (12.50 of its
+ * 12.50 × 12.50); the second's unit in lower case (any case is read); each its own taxes.
+ */
+function validLine(
+  line: Record<string, Value>,
+  index: number,
+  context: BaseContext,
+): Record<string, Value> {
+  const kept = { ...line };
+  if ('discount_percent' in kept && 'discount_amount' in kept) {
+    delete kept[index === 0 ? 'discount_amount' : 'discount_percent'];
+  }
+  if (index === 1 && typeof kept.unit === 'string') kept.unit = kept.unit.toLowerCase();
+  if ('taxes' in kept) kept.taxes = validTaxes(index, context);
+  return kept;
+}
+
+/**
+ * A line's valid taxes. Net: two standard-rated taxes on the first line (GST of the default
+ * category, PST's given in lower case), an exempt one with its reason and VATEX code on the
+ * second. Gross (one tax a line): a standard rate, then a reverse charge that takes
+ * the standard wording.
+ */
+function validTaxes(index: number, context: BaseContext): Array<Record<string, Value>> {
+  if (context.gross) {
+    return index === 0
+      ? [{ rate: '19', category: 'S', name: 'VAT' }]
+      : [{ rate: '0', category: 'ae' }];
+  }
+  return index === 0
+    ? [
+        { rate: '5', name: 'GST' },
+        { rate: '7.25', category: 's', name: 'PST' },
+      ]
+    : [
+        {
+          rate: '0',
+          category: 'E',
+          exemption_reason: 'Exempt: medical care',
+          exemption_code: 'vatex-eu-132-1c',
+        },
+      ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -822,50 +933,49 @@ function arrayDefects(
     resource: 'invoice',
     tag: 'L',
   };
-  const line = validObject(kind.item, base);
+  // Two valid lines (or two valid taxes of a line), each broken in its turn.
+  const items = validItems(context.name, kind.item, base) as Array<Record<string, Value>>;
+  const [what, whats] = context.name === 'taxes' ? ['tax', 'taxes'] : ['line', 'lines'];
   const found: Array<fc.Arbitrary<Labeled>> = [];
   // A form carries no empty array: there, no lines is no parameter, which only add refuses.
   if ((kind.schema.minItems ?? 0) >= 1 && (context.json || context.required)) {
-    found.push(fc.constant(labeled('no lines', [])));
+    found.push(fc.constant(labeled(`no ${whats}`, [])));
   }
   if (kind.schema.maxItems !== undefined) {
     const count = kind.schema.maxItems + 1;
     found.push(
       fc.constant(
         labeled(
-          `${count} lines`,
-          Array.from({ length: count }, () => line),
+          `${count} ${whats}`,
+          Array.from({ length: count }, (_, index) => items[index % items.length]),
         ),
       ),
     );
   }
   found.push(
-    constants('a line that is not an object', [
+    constants(`a ${what} that is not an object`, [
       'x',
       '',
       ...(context.json ? [1, null, true] : []),
-    ]).map(({ label, value }) => labeled(label, [line, value])),
+    ]).map(({ label, value }) => labeled(label, [items[0], value])),
   );
-  // One line broken by a defect of one of its fields.
+  // One item broken by a defect of one of its fields.
   const required = new Set(kind.item.required ?? []);
   const fields = Object.entries(kind.item.properties ?? {}).map(([name, schema]) =>
     fc
       .oneof(...parameterDefects(name, schema, { ...context, name, required: required.has(name) }))
       .map(({ label, value }) => ({ name, label, value })),
   );
-  const lineDefect = fc
-    .tuple(fc.integer({ min: 0, max: 1 }), fc.oneof(...fields))
+  const itemDefect = fc
+    .tuple(fc.integer({ min: 0, max: items.length - 1 }), fc.oneof(...fields))
     .map(([index, defect]) => {
-      const lines: Array<Record<string, Value>> = [
-        { ...line },
-        { ...line, description: 'Second line' },
-      ];
-      if (defect.value === REMOVED) delete lines[index][defect.name];
-      else lines[index][defect.name] = defect.value;
-      return labeled(`line ${index} ${defect.name}: ${defect.label}`, lines);
+      const copies = items.map((item) => ({ ...item }));
+      if (defect.value === REMOVED) delete copies[index][defect.name];
+      else copies[index][defect.name] = defect.value;
+      return labeled(`${what} ${index} ${defect.name}: ${defect.label}`, copies);
     });
-  // A line's quantity and rate carry the decimal rules: a broken line gets three slots.
-  found.push(lineDefect, lineDefect, lineDefect);
+  // A line's quantity, rate, discounts and taxes carry the rules: a broken item gets three slots.
+  found.push(itemDefect, itemDefect, itemDefect);
   return found;
 }
 
@@ -1221,22 +1331,29 @@ export function validRequests(document: OpenApiDocument, seed: SeedRecords): Hos
     }));
   const withBody = all
     .filter((plan) => plan.body !== undefined)
-    .map((plan, index) => {
+    .flatMap((plan, index) => {
       const encoding = encodings[index % encodings.length];
-      const value = validObject(plan.body as Schema, {
-        document,
-        seed,
-        resource: plan.resource,
-        tag: `V${index}`,
-      });
+      const context = { document, seed, resource: plan.resource, tag: `V${index}` };
+      const value = validObject(plan.body as Schema, context);
       const id = pathRecord(plan, seed);
-      return {
+      const request = (form: Record<string, Value>, sent: Encoding, noise: string[]) => ({
         operation: plan.operation,
         method: plan.method,
         defects: [],
-        noise: [encoding],
-        ...encode(plan, id, value, encoding, CONTENT_TYPES[encoding]),
-      };
+        noise: [sent, ...noise],
+        ...encode(plan, id, form, sent, CONTENT_TYPES[sent]),
+      });
+      const net = request(value, encoding, []);
+      // The documents' terms in their other form too, as JSON; an update sends the discount
+      // and the date it leaves out as null, which removes them (docs/rules.md, taxes).
+      if (!hasTerms(plan.body as Schema)) return [net];
+      const gross = validObject(plan.body as Schema, { ...context, tag: `G${index}`, gross: true });
+      if (plan.method === 'PUT') {
+        for (const name of ['discount_percent', 'supply_date']) {
+          if (plan.body?.properties?.[name] && !(name in gross)) gross[name] = null;
+        }
+      }
+      return [net, request(gross, 'json', ['gross prices, an amount off, a period'])];
     });
   return [...withBody, ...bodiless];
 }
@@ -1344,6 +1461,7 @@ function ruleDefects(
         }),
     );
   }
+  found.push(...termsDefects(plan, body, has));
   found.push(...correctionDefects(plan, has, seed));
   for (const name of ['invoice_no', 'estimate_no', 'credit_note_no'] as const) {
     if (!has(name) || seed.taken[name].length === 0) continue;
@@ -1354,6 +1472,222 @@ function ruleDefects(
           rule(`${name} ${taken} taken`, { [name]: `${padding}${taken}${padding}` }),
         ),
     );
+  }
+  return found;
+}
+
+/**
+ * The rules between the terms' parameters that validTerms keeps (docs/rules.md, taxes): both
+ * discounts, an amount above what it comes off or finer than the currency's minor digits, a
+ * date of supply with a period, half a period or one running backwards; a tax at a rate its
+ * category refuses, an exemption missing or where none is taken, one tax twice on a line, two
+ * on a line with gross prices, one tax group given two exemptions. Each sets aside what of the
+ * base would clash with it, so that it is refused for its own reason (the lines total 20.00 or
+ * more: a credit note credits something, within the balance).
+ */
+function termsDefects(
+  plan: OperationPlan,
+  body: Schema,
+  has: (name: string) => boolean,
+): Array<fc.Arbitrary<Change[]>> {
+  const found: Array<fc.Arbitrary<Change[]>> = [];
+  const rule = (label: string, values: Record<string, Value>): Change[] =>
+    Object.entries(values).map(([name, value]) => ({ at: [name], label: `rule: ${label}`, value }));
+  const rules = (cases: Array<[string, Record<string, Value>]>) =>
+    fc.constantFrom(...cases).map(([label, values]) => rule(label, values));
+  const line = (extra: Record<string, Value> = {}): Record<string, Value> => ({
+    description: 'Terms',
+    quantity: '2',
+    rate: '10.00',
+    ...extra,
+  });
+  if (has('discount_percent') && has('discount_amount') && has('items')) {
+    const amount = (value: string, rest: Record<string, Value> = {}) => ({
+      discount_percent: REMOVED,
+      discount_amount: value,
+      ...rest,
+    });
+    const cases: Array<[string, Record<string, Value>]> = [
+      ['discount_percent and discount_amount', { discount_percent: '10', discount_amount: '1.00' }],
+      [
+        'discount_percent 100 and discount_amount 0.01',
+        { discount_percent: '100', discount_amount: '0.01' },
+      ],
+      ['discount_amount 20.01 above the sub-total 20.00', amount('20.01', { items: [line()] })],
+      [
+        'discount_amount 40.01 above the sub-total of two lines, 40.00',
+        amount('40.01', { items: [line(), line({ description: 'Other' })] }),
+      ],
+      ['discount_amount 1.005, finer than USD', amount('1.005')],
+    ];
+    if (has('currency')) {
+      cases.push(
+        ['discount_amount 1.5 in JPY', amount('1.5', { currency: 'jpy', items: [line()] })],
+        ['discount_amount 1.0005 in KWD', amount('1.0005', { currency: 'KWD', items: [line()] })],
+      );
+    }
+    found.push(rules(cases));
+  }
+  if (has('supply_date') && has('period_start') && has('period_end')) {
+    const period = (start: Value, end: Value) => ({
+      supply_date: REMOVED,
+      period_start: start,
+      period_end: end,
+    });
+    found.push(
+      rules([
+        [
+          'supply_date with a period',
+          { supply_date: '2026-03-01', period_start: '2026-03-01', period_end: '2026-03-31' },
+        ],
+        [
+          'supply_date with period_start alone',
+          { supply_date: '2026-03-01', period_start: '2026-03-01', period_end: REMOVED },
+        ],
+        ['period_start without period_end', period('2026-03-01', REMOVED)],
+        ['period_end without period_start', period(REMOVED, '2026-03-31')],
+        [
+          'period_end 2026-03-01 before period_start 2026-03-02',
+          period('2026-03-02', '2026-03-01'),
+        ],
+        [
+          'period_end 2025-12-31 before period_start 2026-01-01',
+          period('2026-01-01', '2025-12-31'),
+        ],
+        [
+          'period_end 2024-02-29 before period_start 2024-03-01',
+          period('2024-03-01', '2024-02-29'),
+        ],
+      ]),
+    );
+  }
+  const items = body.properties?.items;
+  const lineSchema = items?.items ? resolve(plan.document, items.items) : undefined;
+  const lineHas = (name: string): boolean => lineSchema?.properties?.[name] !== undefined;
+  if (lineHas('discount_percent') && lineHas('discount_amount')) {
+    found.push(
+      rules([
+        [
+          'a line with discount_percent and discount_amount',
+          { items: [line({ discount_percent: '10', discount_amount: '1.00' })] },
+        ],
+        [
+          'a line discount_amount 20.01 above its 2 × 10.00',
+          { items: [line({ discount_amount: '20.01' })] },
+        ],
+        [
+          'a line discount_amount 0.12 above its 0.3333 × 0.3333',
+          {
+            items: [line(), line({ quantity: '0.3333', rate: '0.3333', discount_amount: '0.12' })],
+          },
+        ],
+        [
+          'a line discount_amount 0.01 above its 3 × 0',
+          { items: [line(), line({ quantity: '3', rate: '0', discount_amount: '0.01' })] },
+        ],
+        [
+          'a line discount_amount 1.005, finer than USD',
+          { items: [line({ discount_amount: '1.005' })] },
+        ],
+      ]),
+    );
+  }
+  if (lineHas('taxes')) {
+    const taxed = (...taxes: Array<Record<string, Value>>) => ({ items: [line({ taxes })] });
+    const exempt = { exemption_reason: 'Exempt' };
+    const cases: Array<[string, Record<string, Value>]> = [
+      ['category S at rate 0', taxed({ rate: '0', category: 'S' })],
+      ['category s at rate 0.0000', taxed({ rate: '0.0000', category: 's', name: 'VAT' })],
+      ['category Z at rate 5', taxed({ rate: '5', category: 'Z' })],
+      ...['E', 'ae', 'K', 'G', 'o'].map((category): [string, Record<string, Value>] => [
+        `category ${category} at rate 0.0001`,
+        taxed({ rate: '0.0001', category, ...exempt }),
+      ]),
+      ['category E without an exemption', taxed({ rate: '0', category: 'E' })],
+      ['category o without an exemption', taxed({ rate: '0', category: 'o', name: 'VAT' })],
+      ['category S with an exemption_reason', taxed({ rate: '5', category: 'S', ...exempt })],
+      ['rate 0 (category Z) with an exemption_reason', taxed({ rate: '0', ...exempt })],
+      [
+        'category Z with an exemption_code',
+        taxed({ rate: '0', category: 'Z', exemption_code: 'VATEX-EU-132' }),
+      ],
+      ['category L with an exemption_reason', taxed({ rate: '7', category: 'L', ...exempt })],
+      [
+        'category m with an exemption_code',
+        taxed({ rate: '4', category: 'm', exemption_code: 'vatex-eu-o' }),
+      ],
+      [
+        'one tax twice on a line (5 and 5.00, " GST " trimmed)',
+        taxed({ rate: '5', name: 'GST' }, { rate: '5.00', category: 's', name: ' GST ' }),
+      ],
+      [
+        'one tax twice on a line (the default name, category Z)',
+        taxed({ rate: '0' }, { rate: '0.0', category: 'z' }),
+      ],
+      [
+        'one tax twice among three on a line',
+        taxed({ rate: '5', name: 'GST' }, { rate: '7', name: 'PST' }, { rate: '5', name: 'GST' }),
+      ],
+    ];
+    // Two lines of one tax group (name, category, rate) giving two exemptions.
+    const group = (
+      first: Record<string, Value>,
+      second: Record<string, Value>,
+    ): Record<string, Value> => ({
+      items: [line({ taxes: [first] }), line({ description: 'Other', taxes: [second] })],
+    });
+    cases.push(
+      [
+        'one tax group with two exemption_reasons',
+        group(
+          { rate: '0', category: 'E', exemption_reason: 'Article 132' },
+          { rate: '0', category: 'E', exemption_reason: 'Article 135' },
+        ),
+      ],
+      [
+        'one tax group with and without an exemption_code',
+        group(
+          { rate: '0', category: 'E', exemption_reason: 'Article 132' },
+          {
+            rate: '0',
+            category: 'e',
+            exemption_reason: 'Article 132',
+            exemption_code: 'VATEX-EU-132',
+          },
+        ),
+      ],
+      [
+        'one tax group with the standard wording and its own',
+        group({ rate: '0', category: 'K' }, { rate: '0', category: 'K', exemption_reason: 'Own' }),
+      ],
+    );
+    if (has('prices_include_tax')) {
+      cases.push(
+        [
+          'gross prices with two taxes on a line',
+          {
+            prices_include_tax: 'True',
+            ...taxed({ rate: '5', name: 'GST' }, { rate: '7', name: 'PST' }),
+          },
+        ],
+        [
+          'gross prices with two taxes on the second line',
+          {
+            prices_include_tax: 'tRUE',
+            items: [
+              line({ taxes: [{ rate: '19' }] }),
+              line({
+                taxes: [
+                  { rate: '0', category: 'AE' },
+                  { rate: '5', name: 'Levy' },
+                ],
+              }),
+            ],
+          },
+        ],
+      );
+    }
+    found.push(rules(cases));
   }
   return found;
 }
@@ -1432,6 +1766,10 @@ function correctionDefects(
     const outstanding = cents(ledger.outstanding);
     const creditable = cents(ledger.creditable);
     const line = (rate: string, quantity = '1') => ({ description: 'Credit', quantity, rate });
+    // The base's discount would take the totals below what the rules name.
+    const undiscounted: Record<string, Value> = has('discount_percent')
+      ? { discount_percent: REMOVED, discount_amount: REMOVED }
+      : {};
     // One line of the whole total, or two lines making it.
     const totalling = (total: bigint): Array<Array<Record<string, string>>> => [
       [line(dollars(total))],
@@ -1452,7 +1790,7 @@ function correctionDefects(
             rule(
               `a credit of ${dollars(total)} above the ${ledger.outstanding} outstanding, ` +
                 `refund ${refund === REMOVED ? 'left out' : show(refund)}`,
-              { items: totalling(total)[split], refund },
+              { items: totalling(total)[split], refund, ...undiscounted },
             ),
           ),
       );
@@ -1471,7 +1809,7 @@ function correctionDefects(
           rule(
             `a credit of ${dollars(total)} above the ${ledger.creditable} the invoice's total ` +
               `less its credit notes leaves, refund ${refund === REMOVED ? 'left out' : show(refund)}`,
-            { items: totalling(total)[split], refund },
+            { items: totalling(total)[split], refund, ...undiscounted },
           ),
         ),
     );

@@ -187,7 +187,7 @@ export interface LineContext {
 
 /**
  * The given lines as the pricing reads them: the default unit, each tax's category, name and
- * exemption filled in and checked (docs/rules.md, taxes). An empty `taxes` is the default tax,
+ * exemption filled in and checked (docs/taxes.md). An empty or null `taxes` is the default tax,
  * as a left-out one is.
  */
 export function draftLines(items: LineItemDto[], context: LineContext): LineInput[] {
@@ -199,7 +199,7 @@ export function draftLines(items: LineItemDto[], context: LineContext): LineInpu
     discountPercent: item.discount_percent ?? null,
     discountAmount: item.discount_amount ?? null,
     taxes:
-      item.taxes === undefined || item.taxes.length === 0
+      item.taxes === undefined || item.taxes === null || item.taxes.length === 0
         ? null
         : lineTaxes(item.taxes, `items.${index}.taxes`, context),
   }));

@@ -143,7 +143,7 @@ export class LineItemDto {
   @IsObject({ each: true, message: 'each tax must be an object' })
   @ValidateNested({ each: true })
   @Type(() => LineTaxDto)
-  taxes?: LineTaxDto[];
+  taxes?: LineTaxDto[] | null;
 }
 
 export const MAX_LINE_ITEMS = 500;
