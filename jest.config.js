@@ -109,6 +109,7 @@ const E2E_GROUPS = {
     'document-fields',
     'archived-client-documents',
     'taxes',
+    'documents-taxes',
   ],
 };
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DEFAULT_TAX_NAME } from '../document-vocabulary/tax-name';
 import { ConfigService } from '@nestjs/config';
 import { DOCUMENT_LOCALES, DocumentLocale } from '../document-vocabulary/document-locale';
 import { Issuer } from '../document-vocabulary/issuer';
@@ -58,7 +59,7 @@ export class AppConfig {
 
   /** The name of the tax a line carries when it names none (docs/rules.md, taxes). */
   get taxName(): string {
-    return this.read('TAX_NAME')?.trim() || 'Tax';
+    return this.read('TAX_NAME')?.trim() || DEFAULT_TAX_NAME;
   }
 
   get defaultCurrency(): string {

@@ -6,6 +6,7 @@ import {
   documentMailMjml,
   escapeHtml,
   fileNameOf,
+  MAIL_LINE_LIMIT,
   oneLine,
 } from './document-mail';
 
@@ -64,6 +65,15 @@ function view(overrides: Partial<DocumentView> = {}): DocumentView {
   };
 }
 
+function manyLines(count: number): DocumentView['lines'] {
+  return Array.from({ length: count }, (_, index) => ({
+    description: `Line ${index + 1}`,
+    quantity: '1',
+    rate: '1.00',
+    amount: '1.00',
+  }));
+}
+
 /** An invoice with amounts large enough to group, in `locale`. */
 function bigInvoice(locale: DocumentView['locale']): DocumentView {
   return view({
@@ -77,6 +87,82 @@ function bigInvoice(locale: DocumentView['locale']): DocumentView {
     amountPaid: '1234.50',
     balanceDue: '15773051523.51',
     customer: { name: 'Ada', phone: '', address: '', taxId: 'FR40303265045', country: 'DE' },
+  });
+}
+
+/** A German invoice: hours, line discounts, two rates, a reverse-charge line, a period. */
+function mixedInvoice(): DocumentView {
+  const group = { exemptionReason: '', exemptionCode: '' };
+  return view({
+    locale: 'de',
+    lines: [
+      {
+        description: 'Beratung',
+        quantity: '3',
+        rate: '95.00',
+        amount: '256.50',
+        unit: 'HUR',
+        discount: '28.50',
+        discountPercent: '10',
+        taxes: [{ name: 'Tax', category: 'S', rate: '19' }],
+      },
+      {
+        description: 'Fachbuch',
+        quantity: '2',
+        rate: '40.00',
+        amount: '75.00',
+        unit: 'C62',
+        discount: '5.00',
+        taxes: [{ name: 'Tax', category: 'S', rate: '7' }],
+      },
+      {
+        description: 'Softwarelizenz',
+        quantity: '1',
+        rate: '500.00',
+        amount: '500.00',
+        unit: 'C62',
+        discount: '0.00',
+        taxes: [{ name: 'Tax', category: 'AE', rate: '0' }],
+      },
+    ],
+    subTotal: '831.50',
+    discount: '83.15',
+    discountPercent: '10',
+    pricesIncludeTax: false,
+    periodStart: '2026-03-01',
+    periodEnd: '2026-03-31',
+    taxRate: '19',
+    taxBreakdown: [
+      {
+        ...group,
+        name: 'Tax',
+        category: 'S',
+        rate: '19',
+        taxableAmount: '230.85',
+        taxAmount: '43.86',
+      },
+      {
+        ...group,
+        name: 'Tax',
+        category: 'S',
+        rate: '7',
+        taxableAmount: '67.50',
+        taxAmount: '4.73',
+      },
+      {
+        name: 'Tax',
+        category: 'AE',
+        rate: '0',
+        taxableAmount: '450.00',
+        taxAmount: '0.00',
+        exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
+        exemptionCode: 'VATEX-EU-AE',
+      },
+    ],
+    taxAmount: '48.59',
+    total: '796.94',
+    amountPaid: '0.00',
+    balanceDue: '796.94',
   });
 }
 
@@ -455,7 +541,11 @@ describe('composeDocumentMail', () => {
 
   it('carries the same figures, dates and sentences in the HTML part as in the text part', async () => {
     for (const locale of ['en', 'de', 'fr', 'es'] as const) {
-      for (const document of [bigInvoice(locale), view({ locale, reminder: { daysOverdue: 3 } })]) {
+      for (const document of [
+        bigInvoice(locale),
+        view({ locale, reminder: { daysOverdue: 3 } }),
+        { ...mixedInvoice(), locale },
+      ]) {
         const { text, html } = await compose(document);
         const visible = visibleText(html).replace(/[ \t\r\n]+/g, ' ');
         for (const line of text.split('\n').filter((shown) => shown !== '')) {
@@ -533,6 +623,8 @@ describe('composeDocumentMail', () => {
       view({ kind: 'estimate', amountPaid: undefined, balanceDue: undefined }),
       view({ kind: 'credit_note', corrects: 'INV-1', reason: 'a\nb', dueDate: undefined }),
       view({ reminder: { daysOverdue: 7 }, number: '<&>' }),
+      mixedInvoice(),
+      view({ lines: manyLines(MAIL_LINE_LIMIT + 3) }),
     ];
     for (const document of documents) {
       for (const issuer of [ISSUER, BARE_ISSUER]) {
@@ -542,6 +634,108 @@ describe('composeDocumentMail', () => {
         expect(errors).toEqual([]);
       }
     }
+  });
+
+  it('lists each line: its amount, quantity and rate, and nothing more on a plain document', async () => {
+    const parts = await compose(view());
+    expectInBothParts(parts, ['Design', '21.00 EUR', '2 × 10.50 EUR']);
+    expect(parts.text).toContain('Design: 21.00 EUR\n  2 × 10.50 EUR\n');
+    expect(parts.text).not.toMatch(/Discount|Prices include|Date of supply|Service period| on /);
+  });
+
+  it('prints a German invoice’s units, discounts, taxes, breakdown and period in both bodies', async () => {
+    const parts = await compose(mixedInvoice());
+    const shown = [
+      'Leistungszeitraum',
+      '1. März 2026 – 31. März 2026',
+      'Beratung',
+      '256,50 EUR',
+      `3${NBSP}Std. × 95,00 EUR · Rabatt (10${NBSP}%): -28,50 · USt. (19${NBSP}%)`,
+      `2 × 40,00 EUR · Rabatt: -5,00 · USt. (7${NBSP}%)`,
+      `1 × 500,00 EUR · USt. (0${NBSP}%, Reverse Charge)`,
+      'Zwischensumme',
+      '831,50 EUR',
+      `Rabatt (10${NBSP}%)`,
+      '-83,15 EUR',
+      `USt. (19${NBSP}%) auf 230,85 EUR`,
+      '43,86 EUR',
+      `USt. (7${NBSP}%) auf 67,50 EUR`,
+      `USt. (0${NBSP}%, Reverse Charge) auf 450,00 EUR`,
+      'Steuerschuldnerschaft des Leistungsempfängers (VATEX-EU-AE)',
+      'Gesamtbetrag',
+      '796,94 EUR',
+    ];
+    expectInBothParts(parts, shown);
+    // In this order in the text: dates, lines, then the totals with the exemption under its row.
+    let from = parts.text.indexOf('Ausstellungsdatum');
+    for (const part of shown) {
+      const at = parts.text.indexOf(part, from);
+      expect({ part, inOrder: at >= 0 }).toEqual({ part, inOrder: true });
+      from = at + part.length;
+    }
+    expect(parts.text).toMatch(/auf 450,00 EUR: +0,00 EUR\n {2}Steuerschuldnerschaft/);
+    expect(parts.text).toMatch(/Ausstellungsdatum: +1\. April 2026\nLeistungszeitraum: /);
+    for (const body of [parts.text, visibleText(parts.html)]) {
+      expect(body).not.toMatch(/\bTax\b|Discount|HUR|Reverse charge/);
+    }
+  });
+
+  it('prints a date of supply, and prices that include tax as included in the gross total', async () => {
+    const parts = await compose(
+      view({
+        supplyDate: '2026-04-03',
+        pricesIncludeTax: true,
+        lines: [
+          {
+            description: 'Coffee',
+            quantity: '2.5',
+            rate: '21.40',
+            amount: '53.50',
+            unit: 'KGM',
+            discount: '0.00',
+            taxes: [{ name: 'VAT', category: 'S', rate: '5' }],
+          },
+        ],
+        subTotal: '53.50',
+        discount: '0.00',
+        taxBreakdown: [
+          {
+            name: 'VAT',
+            category: 'S',
+            rate: '5',
+            taxableAmount: '50.95',
+            taxAmount: '2.55',
+            exemptionReason: '',
+            exemptionCode: '',
+          },
+        ],
+        taxAmount: '2.55',
+        total: '53.50',
+        amountPaid: '0.00',
+        balanceDue: '53.50',
+      }),
+    );
+    expectInBothParts(parts, [
+      'Date of supply',
+      'April 3, 2026',
+      `2.5${NBSP}kg × 21.40 EUR`,
+      'Prices include tax',
+      'Incl. VAT (5%) on 50.95 EUR',
+      '2.55 EUR',
+    ]);
+    expect(parts.text).toMatch(/\n\nPrices include tax\nSub-total: +53\.50 EUR\n/);
+    expect(parts.text).toMatch(/Incl\. VAT \(5%\) on 50\.95 EUR: +2\.55 EUR\nTotal: +53\.50 EUR/);
+  });
+
+  it(`lists at most ${MAIL_LINE_LIMIT} lines and counts the rest, in the document’s language`, async () => {
+    const lines = manyLines(MAIL_LINE_LIMIT + 7);
+    const english = await compose(view({ lines }));
+    expectInBothParts(english, [`Line ${MAIL_LINE_LIMIT}`, '7 more lines in the attached PDF.']);
+    for (const body of [english.text, visibleText(english.html)]) {
+      expect(body).not.toContain(`Line ${MAIL_LINE_LIMIT + 1}`);
+    }
+    const german = await compose(view({ locale: 'de', lines: manyLines(MAIL_LINE_LIMIT + 1) }));
+    expectInBothParts(german, ['1 weitere Position finden Sie im PDF im Anhang.']);
   });
 
   it('keeps the subject on one line and the file name free of separators', async () => {

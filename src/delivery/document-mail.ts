@@ -4,7 +4,10 @@ import {
   asksForPayment,
   isPositive,
   LabelledRow,
+  lineNotes,
+  quantityText,
   settledByCredit,
+  supplyRow,
   totalRows,
 } from '../documents/i18n/document-rows';
 import { DocumentView } from '../documents/document-view';
@@ -21,6 +24,24 @@ export interface MailEnvelope {
 /** One labelled line of a table: the summary, the totals, the issuer's details. */
 type Row = LabelledRow;
 
+/** A line of the document as the mail lists it. */
+interface MailLine {
+  description: string;
+  /** The line's amount with the currency code. */
+  amount: string;
+  /**
+   * `3 Std. × 95,00 EUR`, then what the PDF prints under the line (its discount, its taxes when
+   * the lines differ), joined by ` · `.
+   */
+  detail: string;
+}
+
+/**
+ * The lines a mail lists at most; the rest are counted (`mail.moreLines`), the PDF has them all.
+ * A mail stays short to read, and under the size (about 100 kB) at which webmail clips it.
+ */
+export const MAIL_LINE_LIMIT = 25;
+
 /** Everything one mail says, in its language: both bodies are drawn from this alone. */
 interface MailContent {
   locale: string;
@@ -33,6 +54,9 @@ interface MailContent {
   /** What is due and by when, that it is paid, void, or how long an estimate holds. */
   status: string;
   summary: Row[];
+  lines: MailLine[];
+  /** How many lines more the PDF has than the mail lists, said as a sentence; '' for none. */
+  moreLines: string;
   totals: Row[];
   closing: string;
   /** The issuer's name and address lines. */
@@ -43,7 +67,8 @@ interface MailContent {
 /**
  * The e-mail of one send, in the document's locale: the subject with the kind, number and
  * company; a plain-text body and a responsive HTML body (MJML) saying the same things (what is
- * due and by when, the totals, the issuer's details); the PDF attached as `<number>.pdf`.
+ * due and by when, the dates, the lines, the totals, the issuer's details); the PDF attached as
+ * `<number>.pdf`.
  */
 export async function composeDocumentMail(
   view: DocumentView,
@@ -91,6 +116,11 @@ function mailContent(view: DocumentView, issuer: Issuer): MailContent {
     message,
     status: statusText(view, messages),
     summary: summaryRows(view, messages),
+    lines: mailLines(view, messages),
+    moreLines:
+      view.lines.length > MAIL_LINE_LIMIT
+        ? t('mail.moreLines', { count: view.lines.length - MAIL_LINE_LIMIT })
+        : '',
     totals: totalRows(view, messages),
     closing: t('mail.closing'),
     signature: [
@@ -139,12 +169,15 @@ function statusText(view: DocumentView, { t, money, date }: DocumentMessages): s
     : t('mail.payBy', { amount, date: date(view.dueDate) });
 }
 
-/** The number, dates and parties of the document. */
-function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages): Row[] {
+/** The number, dates (the date of supply or service period too) and parties of the document. */
+function summaryRows(view: DocumentView, messages: DocumentMessages): Row[] {
+  const { t, date, country } = messages;
   const rows: Row[] = [
     { label: t('label.number', { kind: view.kind }), value: view.number },
     { label: t('label.issueDate'), value: date(view.issueDate) },
   ];
+  const supply = supplyRow(view, messages);
+  if (supply !== null) rows.push(supply);
   if (view.dueDate !== undefined) {
     const label = view.kind === 'estimate' ? t('label.validUntil') : t('label.dueDate');
     rows.push({ label, value: date(view.dueDate) });
@@ -160,6 +193,23 @@ function summaryRows(view: DocumentView, { t, date, country }: DocumentMessages)
   if (taxId) rows.push({ label: t('label.customerTaxId'), value: taxId });
   if (countryCode) rows.push({ label: t('label.country'), value: country(countryCode) });
   return rows;
+}
+
+/** The first MAIL_LINE_LIMIT lines: description, amount, and quantity, unit, rate and notes. */
+function mailLines(view: DocumentView, messages: DocumentMessages): MailLine[] {
+  const { t, money } = messages;
+  const notes = lineNotes(view, messages);
+  return view.lines.slice(0, MAIL_LINE_LIMIT).map((line, index) => ({
+    description: linesOf(line.description.trim()).join(' '),
+    amount: money(line.amount, view.currency),
+    detail: [
+      t('label.quantityTimesRate', {
+        quantity: quantityText(line, messages),
+        rate: money(line.rate, view.currency),
+      }),
+      ...notes[index],
+    ].join(' · '),
+  }));
 }
 
 /**
@@ -190,20 +240,32 @@ function textBody(content: MailContent): string {
   const colon = messagesFor(content.locale).t('label.pair', { label: '', value: '' }).trimEnd();
   const labelWidth = (rows: Row[]) =>
     Math.max(0, ...rows.map((row) => row.label.length)) + colon.length;
+  // A note stands outside the columns: indented under the row it is about (an exemption under
+  // its tax row), flush at the head of the table ("Prices include tax").
   const table = (rows: Row[], alignValues: 'left' | 'right') => {
-    const width = labelWidth(rows);
-    const valueWidth = Math.max(0, ...rows.map((row) => row.value.length));
-    return rows.map(({ label, value }) => {
+    const valued = rows.filter((row) => !row.note);
+    const width = labelWidth(valued);
+    const valueWidth = Math.max(0, ...valued.map((row) => row.value.length));
+    return rows.map(({ label, value, note }, index) => {
+      if (note) return index === 0 ? label : `  ${label}`;
       const shown = alignValues === 'right' ? value.padStart(valueWidth) : value;
       return `${`${label}${colon}`.padEnd(width)} ${shown.replace(/\r?\n/g, ' ')}`;
     });
   };
+  const pair = (label: string, value: string) =>
+    messagesFor(content.locale).t('label.pair', { label, value });
+  // Each line as `Description: 21.00 EUR`, its quantity, rate and notes indented under it.
+  const lines = content.lines.flatMap((line) => [
+    pair(line.description, line.amount),
+    `  ${line.detail}`,
+  ]);
   const paragraphs: string[][] = [
     [content.heading],
     [content.greeting],
     [content.message],
     content.status ? [content.status] : [],
     table(content.summary, 'left'),
+    content.moreLines ? [...lines, content.moreLines] : lines,
     table(content.totals, 'right'),
     [content.closing, ...content.signature, ...table(content.issuerDetails, 'left')],
   ];
@@ -257,6 +319,14 @@ function mjmlOf(content: MailContent): string {
     content.issuerDetails.length === 0
       ? ''
       : `<mj-table font-size="13px" line-height="19px">${tableRows(content.issuerDetails, 'left')}</mj-table>`;
+  const moreLines = content.moreLines
+    ? `<mj-text font-size="13px" color="${MUTED_COLOUR}">${textHtml(content.moreLines)}</mj-text>`
+    : '';
+  const lines =
+    content.lines.length === 0
+      ? ''
+      : `<mj-table>${lineRows(content.lines)}</mj-table>${moreLines}
+        <mj-divider border-width="1px" border-color="#e4e7eb" padding="0 0 16px 0" />`;
   return `<mjml lang="${escapeHtml(content.locale)}" dir="ltr">
   <mj-head>
     <mj-title>${escapeHtml(content.subject)}</mj-title>
@@ -276,6 +346,7 @@ function mjmlOf(content: MailContent): string {
         ${status}
         <mj-table>${tableRows(content.summary, 'left')}</mj-table>
         <mj-divider border-width="1px" border-color="#e4e7eb" padding="0 0 16px 0" />
+        ${lines}
         <mj-table>${tableRows(content.totals, 'right')}</mj-table>
       </mj-column>
     </mj-section>
@@ -299,13 +370,33 @@ function tableRows(rows: Row[], alignValues: 'left' | 'right'): string {
       : 'text-align:left;overflow-wrap:anywhere;word-break:normal;';
   const label = 'text-align:left;word-break:normal;overflow-wrap:normal;hyphens:manual;';
   return rows
-    .map(({ label: text, value: shown, strong }) => {
+    .map(({ label: text, value: shown, strong, note }) => {
+      if (note) return noteRow(text);
       const weight = strong ? 'font-weight:700;' : 'font-weight:400;';
       return (
         `<tr><th align="left" valign="top" style="${label}${weight}padding:3px 16px 3px 0;color:${MUTED_COLOUR};">${textHtml(text)}</th>` +
         `<td align="${alignValues}" valign="top" style="${value}${weight}padding:3px 0;"><bdi>${textHtml(shown)}</bdi></td></tr>`
       );
     })
+    .join('');
+}
+
+/** A remark across both columns, muted and smaller, under the row before it. */
+function noteRow(text: string): string {
+  return `<tr><td colspan="2" align="left" valign="top" style="text-align:left;overflow-wrap:anywhere;font-size:13px;line-height:19px;padding:0 0 3px 0;color:${MUTED_COLOUR};">${textHtml(text)}</td></tr>`;
+}
+
+/** Each line: its description and its amount (right-aligned, unbroken), its detail under them. */
+function lineRows(lines: MailLine[]): string {
+  const description = 'text-align:left;overflow-wrap:anywhere;word-break:normal;font-weight:400;';
+  const amount = 'text-align:right;white-space:nowrap;font-weight:400;';
+  return lines
+    .map(
+      (line) =>
+        `<tr><td align="left" valign="top" style="${description}padding:3px 16px 0 0;">${textHtml(line.description)}</td>` +
+        `<td align="right" valign="top" style="${amount}padding:3px 0 0 0;"><bdi>${textHtml(line.amount)}</bdi></td></tr>` +
+        `<tr><td colspan="2" align="left" valign="top" style="text-align:left;overflow-wrap:anywhere;font-size:13px;line-height:19px;padding:0 0 6px 0;color:${MUTED_COLOUR};">${textHtml(line.detail)}</td></tr>`,
+    )
     .join('');
 }
 

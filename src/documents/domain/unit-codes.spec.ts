@@ -57,6 +57,16 @@ describe('isUnitCode', () => {
 });
 
 describe('unitSymbol', () => {
+  it('takes the singular after one (in French below two), the plural otherwise and without a quantity', () => {
+    const row = (quantity?: string) =>
+      DOCUMENT_LOCALES.map((locale) => unitSymbol('DAY', locale, quantity));
+    expect(row('1')).toEqual(['day', 'Tag', 'jour', 'día']);
+    expect(row('1.5')).toEqual(['days', 'Tage', 'jour', 'días']);
+    expect(row('2')).toEqual(['days', 'Tage', 'jours', 'días']);
+    expect(row()).toEqual(['days', 'Tage', 'jours', 'días']);
+    expect(unitSymbol('HUR', 'de', '1')).toBe('Std.');
+  });
+
   it('prints nothing after a plain count', () => {
     for (const locale of DOCUMENT_LOCALES) expect(unitSymbol('C62', locale)).toBe('');
   });

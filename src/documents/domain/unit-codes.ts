@@ -166,13 +166,28 @@ export function isUnitCode(code: string): boolean {
 }
 
 /** A symbol that reads the same in every language, or a word per language. */
-type UnitSymbol = string | Readonly<Record<DocumentLocale, string>>;
+type UnitSymbol =
+  | string
+  | Readonly<Record<DocumentLocale, string>>
+  | {
+      plural: Readonly<Record<DocumentLocale, string>>;
+      one: Readonly<Record<DocumentLocale, string>>;
+    };
 
 const perLanguage = (en: string, de: string, fr: string, es: string): UnitSymbol => ({
   en,
   de,
   fr,
   es,
+});
+
+/** A word that takes the singular after one (`1 day`, `2 days`; French below two: `1,5 jour`). */
+const counted = (
+  plural: [en: string, de: string, fr: string, es: string],
+  one: [en: string, de: string, fr: string, es: string],
+): UnitSymbol => ({
+  plural: { en: plural[0], de: plural[1], fr: plural[2], es: plural[3] },
+  one: { en: one[0], de: one[1], fr: one[2], es: one[3] },
 });
 
 /**
@@ -186,28 +201,37 @@ const SYMBOLS: Partial<Record<UnitCode, UnitSymbol>> = {
   C62: '',
   H87: perLanguage('pcs', 'Stk.', 'pcs', 'uds.'),
   EA: perLanguage('ea', 'Stk.', 'pcs', 'uds.'),
-  NAR: perLanguage('items', 'Stk.', 'articles', 'artículos'),
-  SET: perLanguage('sets', 'Sets', 'jeux', 'juegos'),
-  PR: perLanguage('pairs', 'Paar', 'paires', 'pares'),
+  NAR: counted(['items', 'Stk.', 'articles', 'artículos'], ['item', 'Stk.', 'article', 'artículo']),
+  SET: counted(['sets', 'Sets', 'jeux', 'juegos'], ['set', 'Set', 'jeu', 'juego']),
+  PR: counted(['pairs', 'Paar', 'paires', 'pares'], ['pair', 'Paar', 'paire', 'par']),
   DZN: perLanguage('doz.', 'Dtzd.', 'douz.', 'doc.'),
   GRO: perLanguage('gross', 'Gros', 'grosses', 'gruesas'),
-  KT: perLanguage('kits', 'Kits', 'kits', 'kits'),
-  ZP: perLanguage('pages', 'Seiten', 'pages', 'págs.'),
+  KT: counted(['kits', 'Kits', 'kits', 'kits'], ['kit', 'Kit', 'kit', 'kit']),
+  ZP: counted(['pages', 'Seiten', 'pages', 'págs.'], ['page', 'Seite', 'page', 'pág.']),
   IE: perLanguage('pers.', 'Pers.', 'pers.', 'pers.'),
   LS: perLanguage('lump sum', 'pauschal', 'forfait', 'global'),
-  E48: perLanguage('units', 'Einh.', 'unités', 'uds.'),
-  E49: perLanguage('working days', 'Arbeitstage', 'jours ouvrés', 'días hábiles'),
-  E54: perLanguage('trips', 'Fahrten', 'trajets', 'viajes'),
+  E48: counted(['units', 'Einh.', 'unités', 'uds.'], ['unit', 'Einh.', 'unité', 'ud.']),
+  E49: counted(
+    ['working days', 'Arbeitstage', 'jours ouvrés', 'días hábiles'],
+    ['working day', 'Arbeitstag', 'jour ouvré', 'día hábil'],
+  ),
+  E54: counted(['trips', 'Fahrten', 'trajets', 'viajes'], ['trip', 'Fahrt', 'trajet', 'viaje']),
   LH: perLanguage('h', 'Std.', 'h', 'h'),
   SEC: 's',
   MIN: 'min',
   HUR: perLanguage('h', 'Std.', 'h', 'h'),
-  DAY: perLanguage('days', 'Tage', 'jours', 'días'),
-  WEE: perLanguage('weeks', 'Wochen', 'semaines', 'semanas'),
-  MON: perLanguage('months', 'Monate', 'mois', 'meses'),
-  QAN: perLanguage('quarters', 'Quartale', 'trimestres', 'trimestres'),
-  SAN: perLanguage('half-years', 'Halbjahre', 'semestres', 'semestres'),
-  ANN: perLanguage('years', 'Jahre', 'ans', 'años'),
+  DAY: counted(['days', 'Tage', 'jours', 'días'], ['day', 'Tag', 'jour', 'día']),
+  WEE: counted(['weeks', 'Wochen', 'semaines', 'semanas'], ['week', 'Woche', 'semaine', 'semana']),
+  MON: counted(['months', 'Monate', 'mois', 'meses'], ['month', 'Monat', 'mois', 'mes']),
+  QAN: counted(
+    ['quarters', 'Quartale', 'trimestres', 'trimestres'],
+    ['quarter', 'Quartal', 'trimestre', 'trimestre'],
+  ),
+  SAN: counted(
+    ['half-years', 'Halbjahre', 'semestres', 'semestres'],
+    ['half-year', 'Halbjahr', 'semestre', 'semestre'],
+  ),
+  ANN: counted(['years', 'Jahre', 'ans', 'años'], ['year', 'Jahr', 'an', 'año']),
   MC: 'µg',
   MGM: 'mg',
   GRM: 'g',
@@ -300,9 +324,21 @@ function isDocumentLocale(language: string): language is DocumentLocale {
  * code itself for the rest, including a code this service no longer accepts, so a stored line
  * always prints.
  */
-export function unitSymbol(code: string, language: string): string {
+export function unitSymbol(code: string, language: string, quantity?: string): string {
   if (!isUnitCode(code) || !Object.hasOwn(SYMBOLS, code)) return code;
   const symbol = SYMBOLS[code as UnitCode] ?? code;
   if (typeof symbol === 'string') return symbol;
-  return symbol[isDocumentLocale(language) ? language : 'en'];
+  const locale = isDocumentLocale(language) ? language : 'en';
+  if (!('plural' in symbol)) return symbol[locale];
+  return isOne(quantity, locale) ? symbol.one[locale] : symbol.plural[locale];
+}
+
+/**
+ * Whether a quantity (plain decimal text) takes the singular: exactly one, or in French any
+ * quantity below two (`1,5 jour`); without a quantity, the plural.
+ */
+function isOne(quantity: string | undefined, locale: DocumentLocale): boolean {
+  if (quantity === undefined || !/^[0-9]+(\.[0-9]+)?$/.test(quantity)) return false;
+  const value = Number(quantity);
+  return locale === 'fr' ? value < 2 : value === 1;
 }

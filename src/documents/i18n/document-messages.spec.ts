@@ -64,6 +64,13 @@ const EVERY_VALUE = {
   to: '2 May 2026',
   type: 'payment',
   invoice: 'INV-1',
+  percent: '10',
+  tax: 'VAT (19%)',
+  category: 'Reverse charge',
+  reason: 'Reverse charge',
+  code: 'VATEX-EU-AE',
+  quantity: '3 h',
+  count: 2,
 };
 
 describe('message files', () => {
@@ -176,6 +183,38 @@ describe('labels and their values', () => {
     for (const [key, message] of Object.entries(fr)) {
       expect({ key, bare: /[^\u00a0\u202f][:;!?]/.test(message) }).toEqual({ key, bare: false });
     }
+  });
+
+  it('names the default tax as label.tax does, so a plain document reads as it did', () => {
+    for (const locale of DOCUMENT_LOCALES) {
+      const { t, amount } = messagesFor(locale);
+      const rate = amount('8.25');
+      expect(t('label.namedTax', { name: t('label.taxName'), rate })).toBe(
+        t('label.tax', { rate }),
+      );
+    }
+    expect(messagesFor('de').t('label.taxName')).toBe('USt.');
+  });
+
+  it('writes the dates of supply, discounts and taxes with the language’s words and spaces', () => {
+    const de = messagesFor('de');
+    expect(de.t('label.supplyDate')).toBe('Leistungsdatum');
+    expect(de.t('label.servicePeriod')).toBe('Leistungszeitraum');
+    expect(de.t('label.discountPercent', { percent: '10' })).toBe('Rabatt (10\u00a0%)');
+    expect(de.t('label.taxOn', { tax: 'USt. (19\u00a0%)', amount: '85,50 EUR' })).toBe(
+      'USt. (19\u00a0%) auf 85,50 EUR',
+    );
+    expect(messagesFor('en').t('label.discountPercent', { percent: '10' })).toBe('Discount (10%)');
+    expect(messagesFor('fr').t('label.discountPercent', { percent: '10' })).toBe(
+      'Remise (10\u202f%)',
+    );
+    expect(messagesFor('es').t('label.supplyDate')).toBe('Fecha de la operación');
+    expect(messagesFor('fr').t('mail.moreLines', { count: 1 })).toBe(
+      '1 autre ligne figure dans le PDF joint.',
+    );
+    expect(messagesFor('de').t('mail.moreLines', { count: 3 })).toBe(
+      '3 weitere Positionen finden Sie im PDF im Anhang.',
+    );
   });
 
   it('writes what a native reader expects where the first translation did not', () => {

@@ -435,6 +435,234 @@ describe('renderDocumentPdf', () => {
     }
   });
 
+  describe('taxes, discounts, units and dates of supply', () => {
+    /** A German invoice: hours, line discounts, two rates and a reverse-charge line. */
+    function mixedView(change: Partial<DocumentView> = {}): DocumentView {
+      return invoiceView({
+        locale: 'de',
+        lines: [
+          {
+            description: 'Beratung',
+            quantity: '3',
+            rate: '95.00',
+            amount: '256.50',
+            unit: 'HUR',
+            discount: '28.50',
+            discountPercent: '10',
+            taxes: [{ name: 'Tax', category: 'S', rate: '19' }],
+          },
+          {
+            description: 'Fachbuch',
+            quantity: '2',
+            rate: '40.00',
+            amount: '75.00',
+            unit: 'C62',
+            discount: '5.00',
+            taxes: [{ name: 'Tax', category: 'S', rate: '7' }],
+          },
+          {
+            description: 'Softwarelizenz',
+            quantity: '1',
+            rate: '500.00',
+            amount: '500.00',
+            unit: 'C62',
+            discount: '0.00',
+            taxes: [{ name: 'Tax', category: 'AE', rate: '0' }],
+          },
+        ],
+        subTotal: '831.50',
+        discount: '83.15',
+        discountPercent: '10',
+        pricesIncludeTax: false,
+        periodStart: '2026-03-01',
+        periodEnd: '2026-03-31',
+        taxRate: '19',
+        taxBreakdown: [
+          {
+            name: 'Tax',
+            category: 'S',
+            rate: '19',
+            taxableAmount: '230.85',
+            taxAmount: '43.86',
+            exemptionReason: '',
+            exemptionCode: '',
+          },
+          {
+            name: 'Tax',
+            category: 'S',
+            rate: '7',
+            taxableAmount: '67.50',
+            taxAmount: '4.73',
+            exemptionReason: '',
+            exemptionCode: '',
+          },
+          {
+            name: 'Tax',
+            category: 'AE',
+            rate: '0',
+            taxableAmount: '450.00',
+            taxAmount: '0.00',
+            exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
+            exemptionCode: 'VATEX-EU-AE',
+          },
+        ],
+        taxAmount: '48.59',
+        total: '796.94',
+        amountPaid: '0.00',
+        balanceDue: '796.94',
+        ...change,
+      });
+    }
+
+    it('prints the unit, each line’s discount and tax, the discount, every group and the period', async () => {
+      const { text } = await render(mixedView());
+      expectInOrder(text, [
+        'Ausstellungsdatum 1. März 2026',
+        'Leistungszeitraum 1. März 2026 – 31. März 2026',
+        'Fälligkeitsdatum 31. März 2026',
+        'Beschreibung Menge Einzelpreis (EUR) Betrag (EUR)',
+        // The row's figures first, then what prints under its description.
+        'Beratung 3 Std. 95,00 256,50 Rabatt (10 %): -28,50 · USt. (19 %)',
+        'Fachbuch 2 40,00 75,00 Rabatt: -5,00 · USt. (7 %)',
+        'Softwarelizenz 1 500,00 500,00 USt. (0 %, Reverse Charge)',
+        'Zwischensumme 831,50 EUR',
+        'Rabatt (10 %) -83,15 EUR',
+        'USt. (19 %) auf 230,85 EUR 43,86 EUR',
+        'USt. (7 %) auf 67,50 EUR 4,73 EUR',
+        'USt. (0 %, Reverse Charge) auf 450,00 EUR 0,00 EUR',
+        'Steuerschuldnerschaft des Leistungsempfängers (VATEX-EU-AE)',
+        'Gesamtbetrag 796,94 EUR',
+        'Offener Betrag 796,94 EUR',
+      ]);
+      expect(text).not.toMatch(/\bTax\b|Discount|HUR/);
+    });
+
+    it('prints no line’s tax when every line carries the same one, and a named tax by its name', async () => {
+      const lines = mixedView().lines.map((line) => ({
+        ...line,
+        taxes: [{ name: 'VAT', category: 'S', rate: '20' }],
+      }));
+      const { text } = await render(
+        mixedView({
+          locale: 'en',
+          lines,
+          discount: '0.00',
+          discountPercent: undefined,
+          taxBreakdown: [
+            {
+              name: 'VAT',
+              category: 'S',
+              rate: '20',
+              taxableAmount: '831.50',
+              taxAmount: '166.30',
+              exemptionReason: '',
+              exemptionCode: '',
+            },
+          ],
+          taxAmount: '166.30',
+          total: '997.80',
+        }),
+      );
+      expectInOrder(text, [
+        // Discounts still print; the one tax every line carries prints once, in the totals.
+        'Beratung 3 h 95.00 256.50 Discount (10%): -28.50 Fachbuch 2 40.00 75.00 Discount: -5.00 Softwarelizenz 1 500.00 500.00',
+        // One group on the whole sub-total: the row a single-rate document always printed.
+        'Sub-total 831.50 EUR VAT (20%) 166.30 EUR Total 997.80 EUR',
+      ]);
+      expect(text).not.toMatch(/VAT \(20%\) [^1]|on 831/);
+    });
+
+    it('says prices include tax, prints each group as included, and ends in the gross total', async () => {
+      const { text } = await render(
+        invoiceView({
+          lines: [
+            {
+              description: 'Coffee',
+              quantity: '2.5',
+              rate: '21.40',
+              amount: '53.50',
+              unit: 'KGM',
+              discount: '0.00',
+              taxes: [{ name: 'VAT', category: 'S', rate: '5' }],
+            },
+            {
+              description: 'Machine',
+              quantity: '1',
+              rate: '238.00',
+              amount: '238.00',
+              unit: 'C62',
+              discount: '0.00',
+              taxes: [{ name: 'VAT', category: 'S', rate: '20' }],
+            },
+          ],
+          subTotal: '291.50',
+          discount: '29.15',
+          discountPercent: '10',
+          pricesIncludeTax: true,
+          supplyDate: '2026-03-03',
+          taxBreakdown: [
+            {
+              name: 'VAT',
+              category: 'S',
+              rate: '5',
+              taxableAmount: '45.86',
+              taxAmount: '2.29',
+              exemptionReason: '',
+              exemptionCode: '',
+            },
+            {
+              name: 'VAT',
+              category: 'S',
+              rate: '20',
+              taxableAmount: '178.50',
+              taxAmount: '35.70',
+              exemptionReason: '',
+              exemptionCode: '',
+            },
+          ],
+          taxAmount: '37.99',
+          total: '262.35',
+          amountPaid: '0.00',
+          balanceDue: '262.35',
+        }),
+      );
+      expectInOrder(text, [
+        'Issue date March 1, 2026',
+        'Date of supply March 3, 2026',
+        'Due date March 31, 2026',
+        'Coffee 2.5 kg 21.40 53.50 VAT (5%)',
+        'Machine 1 238.00 238.00 VAT (20%)',
+        'Prices include tax',
+        'Sub-total 291.50 EUR',
+        'Discount (10%) -29.15 EUR',
+        'Incl. VAT (5%) on 45.86 EUR 2.29 EUR',
+        'Incl. VAT (20%) on 178.50 EUR 35.70 EUR',
+        'Total 262.35 EUR',
+        'Balance due 262.35 EUR',
+      ]);
+    });
+
+    it('keeps the closing block with the last line when the lines carry notes', async () => {
+      const issuer = { ...PAYABLE_ISSUER, bankBic: 'COBADEFFXXX', bankName: 'Commerzbank' };
+      const noted = (count: number) =>
+        mixedView({
+          lines: Array.from({ length: count }, (_, index) => ({
+            ...mixedView().lines[index % 3],
+            description: `Item number ${index + 1}`,
+          })),
+        });
+      for (const count of [14, 15, 16, 17, 18, 19, 20, 21]) {
+        const { pages } = await render(noted(count), issuer);
+        const last = pages[pages.length - 1];
+        expect({ count, kept: last.includes(`Item number ${count} `) }).toEqual({
+          count,
+          kept: true,
+        });
+        expect(last).toContain('Zahlungsbedingungen');
+      }
+    });
+  });
+
   it('keeps a 64-character number on one line and a long quantity unbroken', async () => {
     const number = 'INV-' + '0123456789'.repeat(6);
     const { pages } = await pdfText(

@@ -1,8 +1,17 @@
 import { DocumentMessages, messagesFor } from '../i18n/document-messages';
-import { asksForPayment, labelled, totalRows } from '../i18n/document-rows';
+import {
+  asksForPayment,
+  LabelledRow,
+  labelled,
+  lineNotes,
+  quantityText,
+  supplyRow,
+  totalRows,
+} from '../i18n/document-rows';
 import { Issuer, paymentTermsIn } from '../../document-vocabulary/issuer';
 import { DocumentView, DocumentViewLedgerEntry, DocumentViewLine } from '../document-view';
 import {
+  amountNoteHeight,
   AmountRowWidths,
   amountRowHeight,
   BLOCK_GAP,
@@ -12,6 +21,7 @@ import {
   contentBox,
   createPdf,
   drawFlowingText,
+  drawAmountNote,
   drawAmountRow,
   drawLines,
   drawPageFooters,
@@ -37,6 +47,13 @@ import {
  * are drawn in reading order, which is the order a PDF reader extracts the text in. Positions
  * are computed here in points: a table row is measured before it is drawn, and one that does
  * not fit starts a new page, so pdfkit never splits a row across pages by itself.
+ *
+ * Taxes, discounts and units keep the table at its four columns, so a plain document prints as
+ * it always did and a long description keeps its width: the unit follows the quantity
+ * (`3 Std.`); a line's discount and, when the lines do not all carry the same taxes, its taxes
+ * print in one small muted line under its description (`Rabatt (10 %): -28,50 · USt. (19 %)`,
+ * `GST (5%) + PST (7%)`), named exactly as their rows of the breakdown in the totals are. A
+ * column of rates would be empty for most documents and too narrow for two named taxes.
  */
 
 export const PDF_MEDIA_TYPE = 'application/pdf';
@@ -65,7 +82,9 @@ const TOTALS: AmountRowWidths = { label: 150, value: 170, gap: 4 };
 const MARK_COLORS = { paid: '#1a7f37', void: '#b42318' };
 const MARK_PADDING = { x: 8, y: 3 };
 
-type LineColumn = TableColumn<keyof DocumentViewLine>;
+/** The line table's cells: the discount and the taxes print under the description. */
+type LineCell = 'description' | 'quantity' | 'rate' | 'amount';
+type LineColumn = TableColumn<LineCell>;
 type LedgerColumn = TableColumn<'date' | 'kind' | 'reference' | 'amount'>;
 
 /** What drawing one document needs: its view, its issuer, and its language's messages. */
@@ -176,15 +195,20 @@ export function issuerLines(issuer: Issuer, messages: DocumentMessages): TextLin
   ];
 }
 
-/** The issuer on the left; the dates (and the corrected invoice) beside it on the right. */
+/**
+ * The issuer on the left; the dates (issue, supply or service period, due) and the corrected
+ * invoice beside it on the right.
+ */
 function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const { view, issuer, messages } = printing;
   const content = contentBox(pdf);
   const top = pdf.y;
   const dueLabel = view.kind === 'estimate' ? 'label.validUntil' : 'label.dueDate';
+  const supply = supplyRow(view, messages);
   const details = (
     [
       [messages.t('label.issueDate'), messages.date(view.issueDate)],
+      [supply?.label, supply?.value],
       [messages.t(dueLabel), view.dueDate && messages.date(view.dueDate)],
       [messages.t('label.corrects'), view.corrects],
       [messages.t('label.correctsDate'), view.correctsDate && messages.date(view.correctsDate)],
@@ -195,8 +219,14 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void
   const labelWidth = Math.max(
     ...details.map(([label]) => singleLineWidth(label, { size: TYPE_SIZE.body })),
   );
+  // A service period may wrap after its dash (`1. November 2026 –` / `30. November 2026`):
+  // measured by its longer half, it leaves the labels their width.
   const valueWidth = Math.max(
-    ...details.map(([, value]) => singleLineWidth(value, { size: TYPE_SIZE.body, bold: true })),
+    ...details.flatMap(([, value]) =>
+      value
+        .split(/(?<= –) /)
+        .map((part) => singleLineWidth(part, { size: TYPE_SIZE.body, bold: true })),
+    ),
   );
   const detailsWidth = Math.min(
     Math.max(
@@ -300,7 +330,7 @@ function drawParagraph(pdf: PDFKit.PDFDocument, heading: string | null, body: st
 function tableColumns(pdf: PDFKit.PDFDocument, printing: Printing): LineColumn[] {
   const { view, messages } = printing;
   const total = contentBox(pdf).width;
-  const widthOf = (key: 'quantity' | 'rate' | 'amount', label: string) =>
+  const widthOf = (key: Exclude<LineCell, 'description'>, label: string) =>
     Math.max(
       NUMBER_COLUMN_MIN_WIDTHS[key],
       fittedWidth(
@@ -317,7 +347,7 @@ function tableColumns(pdf: PDFKit.PDFDocument, printing: Printing): LineColumn[]
   const quantity = widthOf('quantity', labels.quantity);
   const rate = widthOf('rate', labels.rate);
   const amount = widthOf('amount', labels.amount);
-  return placeColumns<keyof DocumentViewLine>(pdf, [
+  return placeColumns<LineCell>(pdf, [
     {
       key: 'description',
       label: messages.t('label.description'),
@@ -330,12 +360,9 @@ function tableColumns(pdf: PDFKit.PDFDocument, printing: Printing): LineColumn[]
   ]);
 }
 
-/** A line's cell as printed: numbers grouped in the document's locale. */
-function cellText(
-  { messages }: Printing,
-  line: DocumentViewLine,
-  key: keyof DocumentViewLine,
-): string {
+/** A line's cell as printed: numbers grouped in the document's locale, the quantity's unit. */
+function cellText({ messages }: Printing, line: DocumentViewLine, key: LineCell): string {
+  if (key === 'quantity') return quantityText(line, messages);
   const text = printable(line[key]);
   return key === 'description' ? text : messages.amount(text);
 }
@@ -350,17 +377,22 @@ function drawLineTable(pdf: PDFKit.PDFDocument, printing: Printing): void {
   const texts = (line: DocumentViewLine | undefined) =>
     columns.map((column) => (line ? cellText(printing, line, column.key) : ''));
   const lines = printing.view.lines;
-  startPageIfShort(pdf, headerHeight(columns) + textRowHeight(columns, texts(lines[0])));
+  const notesOfLines = lineNotes(printing.view, printing.messages);
+  const notes = (index: number) =>
+    columns.map((column) =>
+      column.key === 'description' ? (notesOfLines[index] ?? []).join(' · ') : '',
+    );
+  startPageIfShort(pdf, headerHeight(columns) + textRowHeight(columns, texts(lines[0]), notes(0)));
   drawTableHeader(pdf, columns);
   const closing = BLOCK_GAP / 2 + closingHeight(pdf, printing);
   const page = contentBox(pdf).bottom - pdf.page.margins.top - headerHeight(columns);
   lines.forEach((line, index) => {
     const cells = texts(line);
-    const height = textRowHeight(columns, cells);
+    const height = textRowHeight(columns, cells, notes(index));
     const last = index === lines.length - 1;
     const needed = last && height + closing <= page ? height + closing : height;
     if (startPageIfShort(pdf, needed)) drawTableHeader(pdf, columns);
-    drawTextRow(pdf, columns, cells);
+    drawTextRow(pdf, columns, cells, notes(index));
   });
   pdf.y += BLOCK_GAP / 2;
 }
@@ -368,7 +400,7 @@ function drawLineTable(pdf: PDFKit.PDFDocument, printing: Printing): void {
 /** What follows the line table on the last page: totals, ledger, payment details, note start. */
 function closingHeight(pdf: PDFKit.PDFDocument, printing: Printing): number {
   const width = contentBox(pdf).width;
-  const totals = totalRows(printing.view, printing.messages).length * amountRowHeight(TOTALS);
+  const totals = totalsHeight(pdf, totalsLayout(pdf, printing));
   const payment = paymentDetailLines(printing);
   const paymentHeight = payment.length === 0 ? 0 : linesHeight(width, payment) + BLOCK_GAP;
   const note = printable(printing.view.note);
@@ -380,12 +412,18 @@ function closingHeight(pdf: PDFKit.PDFDocument, printing: Printing): number {
   return totals + BLOCK_GAP + ledgerHeight(pdf, printing) + paymentHeight + noteStart;
 }
 
-/** The totals, kept together on one page, right-aligned under the table. */
-function drawTotals(pdf: PDFKit.PDFDocument, { view, messages }: Printing): void {
+/** The totals' rows and the widths they are drawn in. */
+function totalsLayout(
+  pdf: PDFKit.PDFDocument,
+  { view, messages }: Printing,
+): { rows: LabelledRow[]; widths: AmountRowWidths } {
   const rows = totalRows(view, messages);
-  // The labels as wide as the longest ("Settled without a recorded payment"), within the page.
+  // The labels as wide as the longest ("Settled without a recorded payment", "USt. (19 %) auf
+  // 1.234,50 EUR"), within the page; notes wrap under the labels and amounts together.
   const widest = Math.max(
-    ...rows.map((row) => singleLineWidth(row.label, { size: TYPE_SIZE.body, bold: true })),
+    ...rows
+      .filter((row) => !row.note)
+      .map((row) => singleLineWidth(row.label, { size: TYPE_SIZE.body, bold: true })),
   );
   const widths = {
     ...TOTALS,
@@ -394,8 +432,28 @@ function drawTotals(pdf: PDFKit.PDFDocument, { view, messages }: Printing): void
       contentBox(pdf).width - TOTALS.value,
     ),
   };
-  startPageIfShort(pdf, rows.length * amountRowHeight(widths));
-  for (const row of rows) drawAmountRow(pdf, widths, row);
+  return { rows, widths };
+}
+
+function totalsHeight(
+  pdf: PDFKit.PDFDocument,
+  { rows, widths }: ReturnType<typeof totalsLayout>,
+): number {
+  return rows.reduce(
+    (height, row) =>
+      height + (row.note ? amountNoteHeight(pdf, widths, row.label) : amountRowHeight(widths)),
+    0,
+  );
+}
+
+/** The totals, kept together on one page, right-aligned under the table. */
+function drawTotals(pdf: PDFKit.PDFDocument, printing: Printing): void {
+  const layout = totalsLayout(pdf, printing);
+  startPageIfShort(pdf, totalsHeight(pdf, layout));
+  for (const row of layout.rows) {
+    if (row.note) drawAmountNote(pdf, layout.widths, row.label);
+    else drawAmountRow(pdf, layout.widths, row);
+  }
   pdf.y += BLOCK_GAP;
 }
 

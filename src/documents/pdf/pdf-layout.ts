@@ -19,7 +19,10 @@ import {
 export const PAGE_MARGIN = 50;
 /** The footer's top, from the bottom edge of the page (inside the bottom margin). */
 export const FOOTER_FROM_BOTTOM = 30;
-export const TYPE_SIZE = { title: 22, issuer: 12, body: 10, table: 9, footer: 8 };
+/** `note`: the muted remark under a table cell or a total (a line's discount and taxes). */
+export const TYPE_SIZE = { title: 22, issuer: 12, body: 10, table: 9, note: 8, footer: 8 };
+/** Space between a cell's text and its note. */
+export const NOTE_GAP = 1;
 export const BLOCK_GAP = 18;
 export const COLOR = {
   text: '#1a1a1a',
@@ -183,13 +186,28 @@ export function placeColumns<K extends string>(
   });
 }
 
-/** The height a row of these texts needs: its tallest cell, wrapped, plus padding. */
-export function cellsHeight(columns: TableColumn[], texts: string[], bold = false): number {
+/**
+ * The height a row of these texts needs: its tallest cell, wrapped, with the cell's note under
+ * it when it has one, plus padding.
+ */
+export function cellsHeight(
+  columns: TableColumn[],
+  texts: string[],
+  bold = false,
+  notes: string[] = [],
+): number {
   const style = { size: TYPE_SIZE.table, bold };
-  const heights = columns.map((column, index) =>
-    textHeight(texts[index] || ' ', style, column.width - 2 * CELL_PADDING.x),
-  );
+  const heights = columns.map((column, index) => {
+    const width = column.width - 2 * CELL_PADDING.x;
+    return textHeight(texts[index] || ' ', style, width) + noteHeight(notes[index], width);
+  });
   return Math.max(...heights) + 2 * CELL_PADDING.y;
+}
+
+/** The height a cell's note adds under its text: 0 without one. */
+function noteHeight(note: string | undefined, width: number): number {
+  const text = printable(note ?? '');
+  return text === '' ? 0 : NOTE_GAP + textHeight(text, { size: TYPE_SIZE.note }, width);
 }
 
 export function headerHeight(columns: TableColumn[]): number {
@@ -200,9 +218,9 @@ export function headerHeight(columns: TableColumn[]): number {
   );
 }
 
-/** A row's height: its texts in the table's type. */
-export function textRowHeight(columns: TableColumn[], texts: string[]): number {
-  return cellsHeight(columns, texts);
+/** A row's height: its texts in the table's type, and their notes. */
+export function textRowHeight(columns: TableColumn[], texts: string[], notes?: string[]): number {
+  return cellsHeight(columns, texts, false, notes);
 }
 
 export function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[]): void {
@@ -219,10 +237,18 @@ export function drawTableHeader(pdf: PDFKit.PDFDocument, columns: TableColumn[])
   );
 }
 
-/** A row of texts under a rule across the content. */
-export function drawTextRow(pdf: PDFKit.PDFDocument, columns: TableColumn[], texts: string[]) {
-  const height = textRowHeight(columns, texts);
-  drawCells(pdf, columns, texts, height);
+/**
+ * A row of texts under a rule across the content; `notes[i]`, when given, is printed muted
+ * and smaller under the text of column i.
+ */
+export function drawTextRow(
+  pdf: PDFKit.PDFDocument,
+  columns: TableColumn[],
+  texts: string[],
+  notes: string[] = [],
+) {
+  const height = textRowHeight(columns, texts, notes);
+  drawCells(pdf, columns, texts, height, false, notes);
   const content = contentBox(pdf);
   drawRule(pdf, content.x, content.x + content.width, pdf.y);
 }
@@ -238,6 +264,35 @@ export interface AmountRowWidths {
 /** The height of one amount row in the body type. */
 export function amountRowHeight(widths: AmountRowWidths): number {
   return typeLineHeight(TYPE_SIZE.body, true) + widths.gap;
+}
+
+/** A note's box in the amount rows: under the label and the amount together. */
+function noteBox(pdf: PDFKit.PDFDocument, widths: AmountRowWidths): Box {
+  const content = contentBox(pdf);
+  const width = widths.label + widths.value;
+  return { x: content.x + content.width - width, width: width - CELL_PADDING.x };
+}
+
+/** The height of a note among the amount rows: its text, wrapped, in the table's type. */
+export function amountNoteHeight(
+  pdf: PDFKit.PDFDocument,
+  widths: AmountRowWidths,
+  text: string,
+): number {
+  return linesHeight(noteBox(pdf, widths).width, [{ text, size: TYPE_SIZE.table }]) + widths.gap;
+}
+
+/**
+ * A remark among the amount rows, muted and right-aligned under the label and the amount (a
+ * tax group's exemption under its row). Moves y under it.
+ */
+export function drawAmountNote(
+  pdf: PDFKit.PDFDocument,
+  widths: AmountRowWidths,
+  text: string,
+): void {
+  const line: TextLine = { text, muted: true, size: TYPE_SIZE.table, align: 'right' };
+  pdf.y = drawLines(pdf, noteBox(pdf, widths), pdf.y, [line]) + widths.gap;
 }
 
 /**
@@ -266,22 +321,38 @@ export function drawRule(pdf: PDFKit.PDFDocument, from: number, to: number, y: n
   pdf.moveTo(from, y).lineTo(to, y).lineWidth(RULE_WIDTH).stroke(COLOR.rule);
 }
 
-/** Each cell top-aligned in its column, wrapped to its width; moves y under the row. */
+/**
+ * Each cell top-aligned in its column, wrapped to its width; then each note, muted, under its
+ * cell (drawn after the whole row, so a reader extracts the row's figures together and its
+ * notes after them). Moves y under the row.
+ */
 export function drawCells(
   pdf: PDFKit.PDFDocument,
   columns: TableColumn[],
   texts: string[],
   height: number,
   bold = false,
+  notes: string[] = [],
 ): void {
   const top = pdf.y;
-  columns.forEach((column, index) => {
+  const bottoms = columns.map((column, index) =>
     drawText(pdf, texts[index] ?? '', column.x + CELL_PADDING.x, top + CELL_PADDING.y, {
       size: TYPE_SIZE.table,
       bold,
       width: column.width - 2 * CELL_PADDING.x,
       align: column.align,
+    }),
+  );
+  columns.forEach((column, index) => {
+    const note = printable(notes[index] ?? '');
+    if (note === '') return;
+    pdf.fillColor(COLOR.muted);
+    drawText(pdf, note, column.x + CELL_PADDING.x, bottoms[index] + NOTE_GAP, {
+      size: TYPE_SIZE.note,
+      width: column.width - 2 * CELL_PADDING.x,
+      align: column.align,
     });
+    pdf.fillColor(COLOR.text);
   });
   pdf.y = top + height;
 }
