@@ -569,7 +569,24 @@ describe('Query plans', () => {
 
     it('tax summary: the credit notes are a range of idx_credit_notes_issued', async () => {
       expectCreditNotesIssued(
-        await planOf(`/v1/report/tax-summary?${PERIOD}`, /FROM credit_notes d CROSS JOIN/),
+        await planOf(
+          `/v1/report/tax-summary?${PERIOD}`,
+          /FROM credit_notes d CROSS JOIN invoices i ON i\.id = d\.invoice_id\s+CROSS JOIN/,
+        ),
+        'd',
+      );
+    });
+
+    it('tax summary: the documents are counted from the same ranges', async () => {
+      expectInvoicesIssued(
+        await planOf(`/v1/report/tax-summary?${PERIOD}`, /FROM invoices d\s+WHERE/),
+        'd',
+      );
+      expectCreditNotesIssued(
+        await planOf(
+          `/v1/report/tax-summary?${PERIOD}`,
+          /FROM credit_notes d CROSS JOIN invoices i ON i\.id = d\.invoice_id\s+WHERE/,
+        ),
         'd',
       );
     });
