@@ -16,6 +16,11 @@ import {
   Operation,
   PER_PAGE,
   readOperations,
+  TWENTY_LINE_KINDS,
+  TwentyLineKind,
+  twentyLineInvoice,
+  twentyLineReadName,
+  twentyLineReadOperations,
   writeOperations,
 } from './api-load/operations';
 import {
@@ -50,7 +55,9 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  * Options: --invoices N (10000), --dialect mariadb|sqlite|both (both), --duration S seconds per
  * load run (5), --connections C (16), --keep (keep invoicing_bench_<N> for the next run),
  * --reseed (seed it again even if it holds the seed), --only <regular expression> (measure only
- * the operations whose names match, e.g. --only status: to repeat a disturbed figure), --label L,
+ * the operations whose names match, e.g. --only status: to repeat a disturbed figure), --reverse
+ * (measure the reads, and then the writes, in the reverse order: alternate it between runs of a
+ * comparison so that neither side always goes first), --label L,
  * --webhook queue|deliver (before the load, one webhook endpoint subscribed to ["*"] is added
  * through the API, on a node:http receiver on 127.0.0.1 in this process answering 200 at once;
  * the service runs with WEBHOOK_ALLOW_PRIVATE=true and, with `queue`, OUTBOX_POLL_MS=0 so every
@@ -58,6 +65,12 @@ import { dropMariadb, seedMariadb, SeedOutcome, SeedPlan, seedSqlite, SeedStatus
  * delivers them during the load; the endpoint is deleted after the runs), --query-timeout-ms MS
  * (the service's DATABASE_QUERY_TIMEOUT_MS; its default, 10000, when not given: a statement
  * past it answers 503).
+ *
+ * The 20-line operations (`--only '20 lines'`) weigh taxes per line: an add of 20 lines at the
+ * document's one rate against the same 20 lines with rates of their own (7 % and 19 %, GST + PST
+ * on three), a line discount and a document discount; and reads of each kind, on
+ * TWENTY_LINE_INVOICES of each added through the API after the other reads and the unpaged list
+ * (only when a 20-line read is selected), checked against the baseline on MariaDB.
  *
  * After the load, the receivables reports are timed one request at a time (one untimed request,
  * then REPORT_REQUESTS timed ones; wall time in this process up to the body's last byte), with
@@ -108,6 +121,13 @@ const SOAK_OUTBOX_POLL_MS = 200;
 const SOAK_WINDOW_SECONDS = 60;
 /** A client with the ordinary number of invoices (BUSY_CLIENT_ID has 50). */
 const STATEMENT_CLIENT_ID = 2;
+/** 20-line invoices of each kind added for their reads, and how many adds run at once. */
+const TWENTY_LINE_INVOICES = 100;
+const TWENTY_LINE_ADDS_AT_ONCE = 4;
+/** Load of each 20-line read before the first is measured (each then has its own warm-up too). */
+const TWENTY_LINE_WARM_UP_SECONDS = 3;
+/** The VAT breakdown groups of a 20-line invoice of each kind (operations.ts). */
+const TWENTY_LINE_GROUPS: Record<TwentyLineKind, number> = { 'one rate': 1, 'mixed rates': 4 };
 
 type Dialect = 'mariadb' | 'sqlite';
 type WebhookMode = 'queue' | 'deliver';
@@ -120,6 +140,7 @@ interface Options {
   keep: boolean;
   reseed: boolean;
   only: RegExp | null;
+  reverse: boolean;
   label: string | null;
   webhook: WebhookMode | null;
   queryTimeoutMs: number | null;
@@ -141,6 +162,7 @@ function parseOptions(argv: string[]): Options {
       connections: { type: 'string', default: '16' },
       keep: { type: 'boolean', default: false },
       reseed: { type: 'boolean', default: false },
+      reverse: { type: 'boolean', default: false },
       only: { type: 'string' },
       label: { type: 'string' },
       webhook: { type: 'string' },
@@ -177,6 +199,7 @@ function parseOptions(argv: string[]): Options {
     connections: whole('connections', values.connections, 1, 1000),
     keep: values.keep,
     reseed: values.reseed,
+    reverse: values.reverse,
     only: values.only === undefined ? null : new RegExp(values.only),
     label: values.label ?? (values.only === undefined ? null : 'partial'),
     webhook: (values.webhook as WebhookMode | undefined) ?? null,
@@ -352,7 +375,7 @@ class DialectBench {
     const keyset = await this.probeKeyset();
     const webhook = this.options.webhook ? await this.addWebhook() : null;
     const operations: OperationReport[] = [];
-    for (const operation of readOperations(this.plan, keyset).filter(this.selected)) {
+    for (const operation of this.inOrder(readOperations(this.plan, keyset))) {
       operations.push(await this.measure(operation));
     }
     if (!keyset && !this.options.only) {
@@ -372,12 +395,39 @@ class DialectBench {
     const unpagedList = this.selected({ name: 'unpaged list' })
       ? await this.unpagedList(sampler)
       : { skipped: `not selected by --only ${String(this.options.only)}` };
-    const writes = writeOperations(this.plan, this.runId).filter(this.selected);
+    // The 20-line invoices are added only when their reads are selected, and after the reads
+    // and the unpaged list above, which the exact seed is part of.
+    const twentyLineReads = TWENTY_LINE_KINDS.some((kind) =>
+      this.selected({ name: twentyLineReadName(kind) }),
+    );
+    if (twentyLineReads) {
+      const ids = await this.addTwentyLineInvoices();
+      await this.compareWithBaseline(
+        TWENTY_LINE_KINDS.map((kind) => ({ method: 'GET', path: `/v1/invoice/${ids[kind][0]}` })),
+        '20-line invoice reads, one rate and mixed rates',
+      );
+      const reads = this.inOrder(twentyLineReadOperations(ids));
+      // Both kinds under load before either is measured: on SQLite the read measured first
+      // after the adds ran up to 40 % slower than the same read measured second.
+      for (const operation of reads) {
+        progress(`${this.dialect}: ${operation.name}: warm-up ${TWENTY_LINE_WARM_UP_SECONDS} s`);
+        await runLoad(this.target(this.service), operation.next, {
+          connections: this.options.connections,
+          seconds: TWENTY_LINE_WARM_UP_SECONDS,
+        });
+        await this.settle();
+      }
+      for (const operation of reads) operations.push(await this.measure(operation));
+    }
+    const writes = this.inOrder(writeOperations(this.plan, this.runId));
     for (const operation of writes) {
       operations.push(await this.measure(operation));
     }
     // The baseline check (MariaDB) records 4 payments of 0.01 before the reports too.
-    const reports = await this.reports(sampler, writes.length > 0 || this.baseline !== null);
+    const reports = await this.reports(
+      sampler,
+      writes.length > 0 || this.baseline !== null || twentyLineReads,
+    );
     if (webhook) await this.removeWebhook(webhook);
     const servicePeak = await sampler.stop();
     const baselinePeak = baselineSampler ? await baselineSampler.stop() : undefined;
@@ -515,6 +565,12 @@ class DialectBench {
     );
   }
 
+  /** The operations --only selects, in the order --reverse says. */
+  private inOrder(operations: Operation[]): Operation[] {
+    const selected = operations.filter(this.selected);
+    return this.options.reverse ? selected.reverse() : selected;
+  }
+
   /** Whether --only (if given) selects the operation. */
   private readonly selected = (operation: { name: string }): boolean =>
     this.options.only === null || this.options.only.test(operation.name);
@@ -619,32 +675,84 @@ class DialectBench {
     );
   }
 
-  /** Same requests to both; the bodies must be the same JSON. */
-  private async compareWithBaseline(): Promise<void> {
+  /**
+   * TWENTY_LINE_INVOICES 20-line invoices of each kind through the API, the kinds in turn, a
+   * few at a time, then each read back once, the kinds in turn: every answer is checked for its
+   * lines and breakdown, and the read path is as warm for one kind as for the other before the
+   * first of them is measured. Answers their ids by kind.
+   */
+  private async addTwentyLineInvoices(): Promise<Record<TwentyLineKind, number[]>> {
+    const target = this.target(this.service);
+    const ids: Record<TwentyLineKind, number[]> = { 'one rate': [], 'mixed rates': [] };
+    const queue = Array.from({ length: TWENTY_LINE_INVOICES }, (_, index) =>
+      TWENTY_LINE_KINDS.map((kind) => ({ kind, index })),
+    ).flat();
+    const begin = performance.now();
+    const add = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const { kind, index } = next;
+        const number = `B20${kind === 'one rate' ? 'S' : 'M'}-${this.runId}-r${index + 1}`;
+        const request: LoadRequest = {
+          method: 'POST',
+          path: '/v1/invoice/add',
+          body: JSON.stringify(twentyLineInvoice(this.plan, kind, number)),
+        };
+        const answer = await call(target, request);
+        const body =
+          answer.status === 200
+            ? (JSON.parse(answer.text) as {
+                invoice: Array<{ id: string }>;
+                items: unknown[];
+                tax_breakdown?: unknown[];
+              })
+            : null;
+        if (body?.items.length !== 20 || body.tax_breakdown?.length !== TWENTY_LINE_GROUPS[kind]) {
+          throw new Error(
+            `adding a 20-line invoice (${kind}): ${describe(request)} answered ${answer.status} ${answer.text.slice(0, 500)}`,
+          );
+        }
+        ids[kind].push(Number(body.invoice[0].id));
+      }
+    };
+    await Promise.all(Array.from({ length: TWENTY_LINE_ADDS_AT_ONCE }, add));
+    for (let index = 0; index < TWENTY_LINE_INVOICES; index++) {
+      for (const kind of TWENTY_LINE_KINDS) {
+        const path = `/v1/invoice/${ids[kind][index]}`;
+        const answer = await call(target, { method: 'GET', path });
+        const body =
+          answer.status === 200
+            ? (JSON.parse(answer.text) as { items: unknown[]; tax_breakdown?: unknown[] })
+            : null;
+        if (body?.items.length !== 20 || body.tax_breakdown?.length !== TWENTY_LINE_GROUPS[kind]) {
+          throw new Error(
+            `reading a 20-line invoice (${kind}): GET ${path} answered ${answer.status} ${answer.text.slice(0, 500)}`,
+          );
+        }
+      }
+    }
+    const seconds = (performance.now() - begin) / 1000;
+    this.notes.push(
+      `Before the 20-line reads, ${TWENTY_LINE_INVOICES} 20-line invoices of each kind were added through the API and read back once (${seconds.toFixed(1)} s); each read picks one of its kind at random.`,
+    );
+    progress(
+      `${this.dialect}: added and read back ${TWENTY_LINE_INVOICES} 20-line invoices of each kind in ${seconds.toFixed(1)} s`,
+    );
+    await this.settle();
+    return ids;
+  }
+
+  /**
+   * The same requests to both (by default the seed's: invoice reads, pages, a payment); the
+   * bodies must be the same JSON.
+   */
+  private async compareWithBaseline(
+    given?: LoadRequest[],
+    what = 'invoice reads, pages, a payment and its read-back',
+  ): Promise<void> {
     if (!this.baseline) return;
+    const requests = given ?? this.seedComparisons();
     const service = this.target(this.service);
     const baseline = this.target(this.baseline);
-    const n = this.plan.invoices;
-    const paid = this.plan.payableFrom(Math.floor(n / 3) + 1);
-    const payment: LoadRequest = {
-      method: 'POST',
-      path: '/v1/invoice/record-payment',
-      body: JSON.stringify({ id: String(paid), amount_paid: '0.01', payment_date: '2026-11-01' }),
-    };
-    const requests: LoadRequest[] = [
-      { method: 'GET', path: '/v1/invoice/1' },
-      { method: 'GET', path: `/v1/invoice/${n}` },
-      { method: 'GET', path: `/v1/invoice/all?page=1&per_page=${PER_PAGE}` },
-      {
-        method: 'GET',
-        path: `/v1/invoice/all?page=${Math.ceil(lastPage(this.plan) / 2)}&per_page=${PER_PAGE}`,
-      },
-      { method: 'GET', path: '/v1/invoice/all?page=2&per_page=7' },
-      payment,
-      payment,
-      // Both payments, each written by one side, read back by each.
-      { method: 'GET', path: `/v1/invoice/${paid}` },
-    ];
     let differing = 0;
     let textOnly = 0;
     for (const request of requests) {
@@ -672,16 +780,41 @@ class DialectBench {
     }
     if (differing === 0 && textOnly === 0) {
       this.notes.push(
-        `The baseline answered byte-identical JSON to the service for ${requests.length} requests (invoice reads, pages, a payment and its read-back).`,
+        `The baseline answered byte-identical JSON to the service for ${requests.length} requests (${what}).`,
       );
       progress(
-        `${this.dialect}: baseline JSON identical to the service's (${requests.length} requests)`,
+        `${this.dialect}: baseline JSON identical to the service's (${requests.length} requests: ${what})`,
       );
     } else {
       this.notes.push(
-        `The baseline's JSON differed from the service's for ${differing + textOnly} of ${requests.length} requests (${textOnly} in text only): see the warnings.`,
+        `The baseline's JSON differed from the service's for ${differing + textOnly} of ${requests.length} requests (${what}; ${textOnly} in text only): see the warnings.`,
       );
     }
+  }
+
+  /** Reads of seeded invoices, pages, and a payment made by each side, read back by each. */
+  private seedComparisons(): LoadRequest[] {
+    const n = this.plan.invoices;
+    const paid = this.plan.payableFrom(Math.floor(n / 3) + 1);
+    const payment: LoadRequest = {
+      method: 'POST',
+      path: '/v1/invoice/record-payment',
+      body: JSON.stringify({ id: String(paid), amount_paid: '0.01', payment_date: '2026-11-01' }),
+    };
+    return [
+      { method: 'GET', path: '/v1/invoice/1' },
+      { method: 'GET', path: `/v1/invoice/${n}` },
+      { method: 'GET', path: `/v1/invoice/all?page=1&per_page=${PER_PAGE}` },
+      {
+        method: 'GET',
+        path: `/v1/invoice/all?page=${Math.ceil(lastPage(this.plan) / 2)}&per_page=${PER_PAGE}`,
+      },
+      { method: 'GET', path: '/v1/invoice/all?page=2&per_page=7' },
+      payment,
+      payment,
+      // Both payments, each written by one side, read back by each.
+      { method: 'GET', path: `/v1/invoice/${paid}` },
+    ];
   }
 
   /** Keyset paging (`after`) is being added: measured once the service answers it. */

@@ -12,11 +12,13 @@ import { createPool, Pool, PoolConnection, ResultSetHeader, RowDataPacket } from
  * the service, key for key and digit for digit. The API load benchmark runs it beside the
  * service to show what the framework and the data layer cost.
  *
- *   GET  /v1/invoice/{id}                    4 SELECTs (invoice, lines, payments, send log
- *                                             joined with its outbox row), no transaction
+ *   GET  /v1/invoice/{id}                    4 SELECTs (invoice with its VAT breakdown as
+ *                                             JSON columns, lines, payments, send log joined
+ *                                             with its outbox row), no transaction
  *   GET  /v1/invoice/all?page=&per_page=      one SELECT … LIMIT/OFFSET and one COUNT
  *   POST /v1/invoice/record-payment          BEGIN; SELECT … FOR UPDATE of the invoice with its
- *                                             lines, ledger and send log as JSON; check; INSERT
+ *                                             lines, breakdown, ledger and send log as JSON;
+ *                                             check; INSERT
  *                                             the entry; UPDATE the sums; INSERT the event (the
  *                                             invoice as read after the change, and what changed);
  *                                             INSERT … SELECT its webhook deliveries; COMMIT (a
@@ -48,7 +50,9 @@ const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const INVOICE_COLUMNS =
   'id, short_code, invoice_no, description, client_id, customer_name, customer_phone, ' +
   'customer_address, customer_tax_id, customer_country, payment_status, currency, tax_rate, ' +
-  'tax_amount, sub_total, total, amount_paid, issue_date, due_date, note, voided_at, void_reason';
+  'tax_name, tax_amount, sub_total, discount_percent, discount_amount, total, ' +
+  'prices_include_tax, supply_date, period_start, period_end, amount_paid, issue_date, ' +
+  'due_date, note, voided_at, void_reason';
 
 // ---- JSON: numbers that must keep their digits are written from their decimal text ----
 
@@ -56,11 +60,13 @@ const INVOICE_COLUMNS =
 class NumberText {
   constructor(readonly text: string) {}
 }
-type Json = string | number | null | NumberText | Json[] | { [key: string]: Json };
+type Json = string | number | boolean | null | NumberText | Json[] | { [key: string]: Json };
 
 function writeJson(value: Json): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || value === null) return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+    return JSON.stringify(value);
+  }
   if (value instanceof NumberText) return value.text;
   if (Array.isArray(value)) return `[${value.map(writeJson).join(',')}]`;
   const members = Object.entries(value).map(
@@ -108,9 +114,18 @@ interface InvoiceRow extends RowDataPacket {
   payment_status: string;
   currency: string;
   tax_rate: string;
+  /** The default tax's name: a line without taxes of its own carries (tax_name, tax_rate). */
+  tax_name: string;
   tax_amount: string;
   sub_total: string;
+  discount_percent: string | null;
+  discount_amount: string;
   total: string;
+  /** BOOLEAN (TINYINT): 0 or 1. */
+  prices_include_tax: number | string;
+  supply_date: string | null;
+  period_start: string | null;
+  period_end: string | null;
   amount_paid: string;
   issue_date: string;
   due_date: string;
@@ -122,13 +137,45 @@ interface InvoiceRow extends RowDataPacket {
   updated_at?: string;
 }
 
+/** The plain read of an invoice: also its VAT breakdown, column by column (see BREAKDOWN). */
+interface InvoiceReadRow extends InvoiceRow {
+  tax_breakdown: string | BreakdownColumns | null;
+}
+
 interface LineRow extends RowDataPacket {
   position: number;
   description: string;
   quantity: string;
   rate: string;
   amount: string;
+  unit: string;
+  discount_percent: string | null;
+  discount_amount: string;
+  /** JSON text `[{name, category, rate, …}]`, or NULL for the invoice's default tax. */
+  taxes: string | StoredTax[] | null;
 }
+
+/** A line's own tax as the service stores it (rates as text). */
+interface StoredTax {
+  name: string;
+  category: string;
+  rate: string;
+}
+
+/** One VAT breakdown group. */
+interface TaxGroupRow {
+  position: number;
+  name: string;
+  category: string;
+  rate: string;
+  taxable_amount: string;
+  tax_amount: string;
+  exemption_reason: string;
+  exemption_code: string;
+}
+
+/** The breakdown as BREAKDOWN reads it: one array per column, lined up; null arrays for none. */
+type BreakdownColumns = { [K in keyof TaxGroupRow]: Array<TaxGroupRow[K]> | null };
 
 interface PaymentRow extends RowDataPacket {
   id: number;
@@ -154,6 +201,7 @@ interface SendRow extends RowDataPacket {
 /** The invoice with its children as JSON arrays (numbers and dates as text), row-locked. */
 interface LockedInvoiceRow extends InvoiceRow {
   line_items: string | LineRow[] | null;
+  tax_breakdown: string | TaxGroupRow[] | null;
   ledger: string | PaymentRow[] | null;
   send_log: string | SendRow[] | null;
 }
@@ -168,6 +216,18 @@ function childArray(columns: Record<string, string>, from: string): string {
   return `(SELECT JSON_ARRAYAGG(JSON_OBJECT(${fields})) ${from})`;
 }
 
+/** A VAT breakdown group's columns, values kept as text (alias `b`). */
+const BREAKDOWN_COLUMNS: { [K in keyof TaxGroupRow]: string } = {
+  position: 'b.position',
+  name: 'b.name',
+  category: 'b.category',
+  rate: 'CAST(b.rate AS CHAR)',
+  taxable_amount: 'CAST(b.taxable_amount AS CHAR)',
+  tax_amount: 'CAST(b.tax_amount AS CHAR)',
+  exemption_reason: 'b.exemption_reason',
+  exemption_code: 'b.exemption_code',
+};
+
 const LOCKED_DETAIL = `SELECT ${INVOICE_COLUMNS}, amount_credited,
     ${childArray(
       {
@@ -176,9 +236,17 @@ const LOCKED_DETAIL = `SELECT ${INVOICE_COLUMNS}, amount_credited,
         quantity: 'CAST(l.quantity AS CHAR)',
         rate: 'CAST(l.rate AS CHAR)',
         amount: 'CAST(l.amount AS CHAR)',
+        unit: 'l.unit',
+        discount_percent: 'CAST(l.discount_percent AS CHAR)',
+        discount_amount: 'CAST(l.discount_amount AS CHAR)',
+        taxes: 'l.taxes',
       },
       'FROM invoice_line_items l WHERE l.invoice_id = i.id',
     )} AS line_items,
+    ${childArray(
+      BREAKDOWN_COLUMNS,
+      'FROM invoice_tax_breakdown b WHERE b.invoice_id = i.id',
+    )} AS tax_breakdown,
     ${childArray(
       {
         id: 'p.id',
@@ -212,6 +280,36 @@ const LOCKED_DETAIL = `SELECT ${INVOICE_COLUMNS}, amount_credited,
 function childRows<R>(json: string | R[] | null): R[] {
   if (json === null) return [];
   return typeof json === 'string' ? (JSON.parse(json) as R[]) : json;
+}
+
+/**
+ * The plain read's VAT breakdown, as the service reads every child table of a detail: a
+ * correlated subquery in the invoice's own statement (no round trip more), one JSON array per
+ * column rather than an object per row (bare columns keep MariaDB's aggregation table in memory).
+ */
+const BREAKDOWN = `(SELECT JSON_OBJECT(${Object.entries(BREAKDOWN_COLUMNS)
+  .map(([name, value]) => `'${name}', JSON_ARRAYAGG(${value})`)
+  .join(', ')}) FROM invoice_tax_breakdown b WHERE b.invoice_id = invoices.id)`;
+
+/** The breakdown's rows from its column arrays, in position order. */
+function breakdownRows(json: string | BreakdownColumns | null): TaxGroupRow[] {
+  if (json === null) return [];
+  const columns = typeof json === 'string' ? (JSON.parse(json) as BreakdownColumns) : json;
+  const positions = columns.position ?? [];
+  const rows = positions.map((position, index) => {
+    const row = { position } as { [key: string]: unknown };
+    for (const name of Object.keys(BREAKDOWN_COLUMNS) as Array<keyof TaxGroupRow>) {
+      row[name] = columns[name]?.[index];
+    }
+    return row as unknown as TaxGroupRow;
+  });
+  return rows.sort((a, b) => a.position - b.position);
+}
+
+/** A line's own taxes: JSON text from a plain read, text or parsed from a JSON aggregate. */
+function lineTaxes(taxes: LineRow['taxes']): StoredTax[] | null {
+  if (taxes === null) return null;
+  return typeof taxes === 'string' ? (JSON.parse(taxes) as StoredTax[]) : taxes;
 }
 
 /** `{field: [before, after]}` for each field of the invoice whose JSON text changed. */
@@ -266,7 +364,21 @@ function invoiceFields(row: InvoiceRow): { [key: string]: Json } {
     issue_date: row.issue_date,
     due_date: row.due_date,
     note: row.note,
+    discount_percent:
+      row.discount_percent === null
+        ? null
+        : new NumberText(new Decimal(row.discount_percent).toFixed()),
+    discount_amount: money(new Decimal(row.discount_amount), row.currency),
+    prices_include_tax: Number(row.prices_include_tax) === 1,
+    supply_date: row.supply_date ?? '',
+    period_start: row.period_start ?? '',
+    period_end: row.period_end ?? '',
   };
+}
+
+/** UNCL 5305: S (standard) for a rate above 0, Z (zero rated) for 0. */
+function defaultCategory(rate: Decimal): string {
+  return rate.gt(0) ? 'S' : 'Z';
 }
 
 /** DATETIME text from the driver is already the service's 'YYYY-MM-DD HH:MM:SS' (UTC). */
@@ -278,17 +390,52 @@ function timestamp(text: string): string {
 function invoiceAnswer(
   invoice: InvoiceRow,
   lines: LineRow[],
+  breakdown: TaxGroupRow[],
   payments: PaymentRow[],
   sends: SendRow[],
 ): { [key: string]: Json } {
   const currency = invoice.currency;
+  const documentRate = new Decimal(invoice.tax_rate);
+  const defaultTaxes: Json = [
+    {
+      name: invoice.tax_name,
+      category: defaultCategory(documentRate),
+      rate: new NumberText(documentRate.toFixed()),
+    },
+  ];
   return {
     invoice: [invoiceFields(invoice)],
-    items: lines.map((line) => ({
-      description: line.description,
-      quantity: new NumberText(new Decimal(line.quantity).toFixed()),
-      rate: rate(new Decimal(line.rate), currency),
-      amount: money(new Decimal(line.amount), currency),
+    items: lines.map((line) => {
+      const taxes = lineTaxes(line.taxes);
+      return {
+        description: line.description,
+        quantity: new NumberText(new Decimal(line.quantity).toFixed()),
+        rate: rate(new Decimal(line.rate), currency),
+        amount: money(new Decimal(line.amount), currency),
+        unit: line.unit,
+        discount_percent:
+          line.discount_percent === null
+            ? null
+            : new NumberText(new Decimal(line.discount_percent).toFixed()),
+        discount_amount: money(new Decimal(line.discount_amount), currency),
+        taxes:
+          taxes === null
+            ? defaultTaxes
+            : taxes.map((tax) => ({
+                name: tax.name,
+                category: tax.category,
+                rate: new NumberText(new Decimal(tax.rate).toFixed()),
+              })),
+      };
+    }),
+    tax_breakdown: breakdown.map((group) => ({
+      name: group.name,
+      category: group.category,
+      rate: new NumberText(new Decimal(group.rate).toFixed()),
+      taxable_amount: money(new Decimal(group.taxable_amount), currency),
+      tax_amount: money(new Decimal(group.tax_amount), currency),
+      exemption_reason: group.exemption_reason,
+      exemption_code: group.exemption_code,
     })),
     payments: payments.map((payment) => ({
       status: payment.status,
@@ -394,14 +541,15 @@ export class RawBaseline {
   ) {}
 
   async invoice(id: number): Promise<string> {
-    const [invoices] = await this.pool.execute<InvoiceRow[]>(
-      `SELECT ${INVOICE_COLUMNS} FROM invoices WHERE id = ? AND deleted_at IS NULL`,
+    const [invoices] = await this.pool.execute<InvoiceReadRow[]>(
+      `SELECT ${INVOICE_COLUMNS}, ${BREAKDOWN} AS tax_breakdown
+       FROM invoices WHERE id = ? AND deleted_at IS NULL`,
       [id],
     );
     if (invoices.length === 0) throw new HttpError(404, `Invoice ${id} not found`);
     const invoice = invoices[0];
     const [lines] = await this.pool.execute<LineRow[]>(
-      'SELECT description, quantity, rate, amount FROM invoice_line_items WHERE invoice_id = ? ORDER BY position',
+      'SELECT description, quantity, rate, amount, unit, discount_percent, discount_amount, taxes FROM invoice_line_items WHERE invoice_id = ? ORDER BY position',
       [id],
     );
     const [payments] = await this.pool.execute<PaymentRow[]>(
@@ -415,7 +563,11 @@ export class RawBaseline {
        WHERE entry.invoice_id = ? ORDER BY entry.id`,
       [id],
     );
-    return writeJson({ status: 'success', ...invoiceAnswer(invoice, lines, payments, sends) });
+    const breakdown = breakdownRows(invoice.tax_breakdown);
+    return writeJson({
+      status: 'success',
+      ...invoiceAnswer(invoice, lines, breakdown, payments, sends),
+    });
   }
 
   async list(query: URLSearchParams): Promise<string> {
@@ -550,10 +702,19 @@ export class RawBaseline {
       [newPaid.toFixed(4), invoice.amount_credited ?? '0', status, at, id],
     );
     const lines = childRows<LineRow>(invoice.line_items).sort((a, b) => a.position - b.position);
+    const breakdown = childRows<TaxGroupRow>(invoice.tax_breakdown).sort(
+      (a, b) => a.position - b.position,
+    );
     const payments = childRows<PaymentRow>(invoice.ledger).sort((a, b) => a.id - b.id);
     const sends = childRows<SendRow>(invoice.send_log).sort((a, b) => a.id - b.id);
     const changed = { ...invoice, amount_paid: newPaid.toFixed(4), payment_status: status };
-    const after = invoiceAnswer(changed, lines, [...payments, entry as PaymentRow], sends);
+    const after = invoiceAnswer(
+      changed,
+      lines,
+      breakdown,
+      [...payments, entry as PaymentRow],
+      sends,
+    );
     const [event] = await connection.execute<ResultSetHeader>(
       'INSERT INTO events (type, created_at, actor, object, object_id, data, changes) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [

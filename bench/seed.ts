@@ -8,8 +8,10 @@ import { Connection, createConnection } from 'mysql2/promise';
 /*
  * Seeds a benchmark database straight through the schema (the migrations make the tables, then
  * bulk multi-row inserts fill them), far faster than going through the API. Every invoice is
- * consistent money: 3 lines summing to its sub-total, 25 % tax, total 1000.00, and a ledger
- * that sums to its amount paid. Each invoice is one of four kinds (SeedPlan.kind), interleaved
+ * consistent money: 3 lines summing to its sub-total, 25 % tax, total 1000.00, one VAT
+ * breakdown group (the default tax `Tax`, category S, taxable = sub-total: what the taxes
+ * migration gives every earlier document; no discounts, net prices, so the sums checks hold),
+ * and a ledger that sums to its amount paid. Each invoice is one of four kinds (SeedPlan.kind), interleaved
  * by a hash of its id so that every status has rows all along the id range:
  *
  *   unpaid   77 %  one payment of 100.00, 900.00 outstanding (thousands of 0.01 payments fit);
@@ -63,6 +65,9 @@ const SEED_LINES = [
 ];
 const SEED_SUB_TOTAL = '800';
 const SEED_TAX_AMOUNT = '200';
+/** The default tax's name (TAX_NAME's default) and its UNCL 5305 category: S above 0, else Z. */
+const SEED_TAX_NAME = 'Tax';
+const SEED_TAX_CATEGORY = Number(SEED_TAX_RATE) > 0 ? 'S' : 'Z';
 const SEED_NOTE = 'Thank you for your business.';
 const SEED_VOID_REASON = 'Issued in error';
 
@@ -400,7 +405,19 @@ const INVOICE_COLUMNS = [
   'created_at',
   'updated_at',
 ];
+// unit ('C62'), the discounts (none) and taxes (NULL: the invoice's default tax) keep their defaults.
 const LINE_COLUMNS = ['invoice_id', 'position', 'description', 'quantity', 'rate', 'amount'];
+/** One VAT breakdown group per invoice, with the invoice's id as its own. */
+const BREAKDOWN_COLUMNS = [
+  'id',
+  'invoice_id',
+  'position',
+  'name',
+  'category',
+  'rate',
+  'taxable_amount',
+  'tax_amount',
+];
 const PAYMENT_COLUMNS = [
   'id',
   'invoice_id',
@@ -453,10 +470,14 @@ function clientRows(plan: SeedPlan, first: number, last: number, dialect: Dialec
   return { table: 'clients', columns: CLIENT_COLUMNS, rows };
 }
 
-/** The invoices first … last with their lines, payments, send-log entries and expenses. */
+/**
+ * The invoices first … last with their lines, VAT breakdowns, payments, send-log entries and
+ * expenses.
+ */
 function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dialect): TableRows[] {
   const invoices: SqlValue[][] = [];
   const lines: SqlValue[][] = [];
+  const breakdown: SqlValue[][] = [];
   const payments: SqlValue[][] = [];
   const sends: SqlValue[][] = [];
   const outbox: SqlValue[][] = [];
@@ -505,6 +526,16 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
         decimal(line.amount),
       ]);
     });
+    breakdown.push([
+      id,
+      id,
+      0,
+      SEED_TAX_NAME,
+      SEED_TAX_CATEGORY,
+      decimal(SEED_TAX_RATE),
+      decimal(SEED_SUB_TOTAL),
+      decimal(SEED_TAX_AMOUNT),
+    ]);
     // amount_paid is the sum of the ledger: its one Completed entry, none on a void invoice.
     if (kind !== 'void') {
       payments.push([
@@ -562,6 +593,7 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
   return [
     { table: 'invoices', columns: INVOICE_COLUMNS, rows: invoices },
     { table: 'invoice_line_items', columns: LINE_COLUMNS, rows: lines },
+    { table: 'invoice_tax_breakdown', columns: BREAKDOWN_COLUMNS, rows: breakdown },
     { table: 'invoice_payments', columns: PAYMENT_COLUMNS, rows: payments },
     { table: 'invoice_send_log', columns: SEND_LOG_COLUMNS, rows: sends },
     { table: 'document_outbox', columns: OUTBOX_COLUMNS, rows: outbox },
@@ -572,6 +604,7 @@ function invoiceBatch(plan: SeedPlan, first: number, last: number, dialect: Dial
 /** The outbox's snapshot of the document as sent (the shape the service writes). */
 function documentView(plan: SeedPlan, id: number): string {
   const client = clientFields(plan.clientOf(id));
+  const tax = { name: SEED_TAX_NAME, category: SEED_TAX_CATEGORY, rate: SEED_TAX_RATE };
   return JSON.stringify({
     kind: 'invoice',
     number: `INV-${id}`,
@@ -585,9 +618,23 @@ function documentView(plan: SeedPlan, id: number): string {
       quantity: line.quantity,
       rate: `${line.rate}.00`,
       amount: `${line.amount}.00`,
+      unit: 'C62',
+      discount: '0.00',
+      taxes: [tax],
     })),
     subTotal: `${SEED_SUB_TOTAL}.00`,
+    discount: '0.00',
+    pricesIncludeTax: false,
     taxRate: SEED_TAX_RATE,
+    taxBreakdown: [
+      {
+        ...tax,
+        taxableAmount: `${SEED_SUB_TOTAL}.00`,
+        taxAmount: `${SEED_TAX_AMOUNT}.00`,
+        exemptionReason: '',
+        exemptionCode: '',
+      },
+    ],
     taxAmount: `${SEED_TAX_AMOUNT}.00`,
     total: SEED_TOTAL,
     note: SEED_NOTE,
@@ -719,11 +766,12 @@ function sqlLiteral(value: SqlValue): string {
 }
 
 /**
- * True when the database holds the seed (invoices 1…N with their lines, payments, clients and
- * expenses, each kind as many times as the plan says, dated from today), after deleting what
- * benchmark runs added: new invoices and lines, and payments (whose invoices, all unpaid ones, since the
- * load pays no other kind, get their seeded amount paid back). Updated invoices keep their new
- * lines, which the updates wrote with the seed's values.
+ * True when the database holds the seed (invoices 1…N with their lines, breakdowns, payments,
+ * clients and expenses, each kind as many times as the plan says, dated from today), after
+ * deleting what benchmark runs added: new invoices with their lines and breakdowns, and payments
+ * (whose invoices, all unpaid ones, since the load pays no other kind, get their seeded amount
+ * paid back). Updated invoices keep their new lines and breakdown, which the updates wrote with
+ * the seed's values.
  */
 async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): Promise<boolean> {
   const connection = await createConnection(`${serverUrl}/${database}`);
@@ -743,6 +791,9 @@ async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): 
         plan.payments &&
       (await count(`SELECT COUNT(*) AS count FROM invoice_line_items WHERE invoice_id <= ${n}`)) ===
         3 * n &&
+      (await count(
+        `SELECT COUNT(*) AS count FROM invoice_tax_breakdown WHERE invoice_id <= ${n}`,
+      )) === n &&
       (await count(
         `SELECT COUNT(*) AS count FROM expenses WHERE id <= ${plan.expenses} AND deleted_at IS NULL`,
       )) === plan.expenses;
@@ -776,6 +827,7 @@ async function trimToSeed(serverUrl: string, database: string, plan: SeedPlan): 
     await connection.query(`DELETE FROM document_outbox WHERE id > ${plan.sendLogEntries}`);
     await connection.query(`DELETE FROM invoice_send_log WHERE id > ${plan.sendLogEntries}`);
     await connection.query(`DELETE FROM invoice_line_items WHERE invoice_id > ${n}`);
+    await connection.query(`DELETE FROM invoice_tax_breakdown WHERE invoice_id > ${n}`);
     await connection.query(`DELETE FROM invoices WHERE id > ${n}`);
     await connection.query(`DELETE FROM clients WHERE id > ${plan.clients}`);
     await connection.query(`DELETE FROM expenses WHERE id > ${plan.expenses}`);

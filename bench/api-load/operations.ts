@@ -117,6 +117,77 @@ const NEW_LINES = [
   { description: 'Discounted support hours', quantity: '10', rate: '65.0000' },
 ];
 
+/**
+ * Twenty lines of an invoice at one rate: the document's tax_rate (19 %) on every line, no
+ * discounts, as every invoice was before taxes per line.
+ */
+const TWENTY_LINES = Array.from({ length: 20 }, (_, index) => ({
+  description: `Line ${index + 1}: ${['Consulting', 'Licence', 'Hosting', 'Support', 'Travel'][index % 5]}`,
+  quantity: ['1', '2', '3.5', '10', '0.25'][index % 5],
+  rate: ['120.00', '49.99', '850.00', '12.50', '1999.00'][(index * 3) % 5],
+}));
+
+/**
+ * The same twenty lines with taxes of their own: 7 % and 19 % in turn, and the last three with
+ * GST 5 % and PST 7 % together; line 4 with 15 % off. The document takes 10 % off. Its
+ * breakdown has 4 groups (Tax 7, Tax 19, GST 5, PST 7) over 3 tax sets.
+ */
+const TWENTY_LINES_MIXED = TWENTY_LINES.map((line, index) => ({
+  ...line,
+  taxes:
+    index >= 17
+      ? [
+          { name: 'GST', rate: '5' },
+          { name: 'PST', rate: '7' },
+        ]
+      : [{ rate: index % 2 === 0 ? '7' : '19' }],
+  ...(index === 3 ? { discount_percent: '15' } : {}),
+}));
+
+export type TwentyLineKind = 'one rate' | 'mixed rates';
+export const TWENTY_LINE_KINDS: TwentyLineKind[] = ['one rate', 'mixed rates'];
+
+/** The add body of a 20-line invoice of either kind, numbered `number`. */
+export function twentyLineInvoice(
+  plan: SeedPlan,
+  kind: TwentyLineKind,
+  number: string,
+): Record<string, unknown> {
+  return {
+    // Never the busy client: its read stays at 50 invoices.
+    client: String(between(BUSY_CLIENT_ID + 1, plan.clients)),
+    invoice_no: number,
+    payment_status: 'Not Paid',
+    description: 'Twenty lines',
+    currency: 'EUR',
+    tax_rate: '19',
+    issue_date: '2026-11-01',
+    due_date: '2026-12-01',
+    note: 'Payable within 30 days.',
+    ...(kind === 'mixed rates' ? { discount_percent: '10' } : {}),
+    items: kind === 'mixed rates' ? TWENTY_LINES_MIXED : TWENTY_LINES,
+  };
+}
+
+/** The name of the read of 20-line invoices of a kind (`--only '20 lines'` selects them all). */
+export function twentyLineReadName(kind: TwentyLineKind): string {
+  return `invoice read, 20 lines, ${kind}`;
+}
+
+/**
+ * Reads of 20-line invoices added before the load (bench/api-load.ts), a random one of the
+ * kind each time: the one-rate ones against the mixed-rate ones. The baseline serves them too.
+ */
+export function twentyLineReadOperations(ids: Record<TwentyLineKind, number[]>): Operation[] {
+  return TWENTY_LINE_KINDS.map((kind) => ({
+    name: twentyLineReadName(kind),
+    request: `GET /v1/invoice/{random 20-line invoice, ${kind}}`,
+    againstBaseline: true,
+    writes: false,
+    next: () => get(`/v1/invoice/${ids[kind][between(0, ids[kind].length - 1)]}`),
+  }));
+}
+
 /** An update keeps the seed's number, client, dates and money (total 1000.00). */
 const UPDATED_LINES = [
   { description: 'Consulting hours', quantity: '2', rate: '150.00' },
@@ -168,6 +239,23 @@ export function writeOperations(plan: SeedPlan, runId: string): Operation[] {
         }),
       }),
     },
+    ...TWENTY_LINE_KINDS.map((kind): Operation => ({
+      name: `invoice add, 20 lines, ${kind}`,
+      request: `POST /v1/invoice/add (20 lines, ${kind === 'one rate' ? 'the document rate' : '7 % / 19 % / GST + PST, line and document discounts'})`,
+      againstBaseline: false,
+      writes: true,
+      next: () => ({
+        method: 'POST',
+        path: '/v1/invoice/add',
+        body: JSON.stringify(
+          twentyLineInvoice(
+            plan,
+            kind,
+            `B20${kind === 'one rate' ? 'S' : 'M'}-${runId}-${++added}`,
+          ),
+        ),
+      }),
+    })),
     {
       name: 'invoice update',
       // An unpaid one, so that the body (Not Paid, the seed's dates and total) changes no status.
