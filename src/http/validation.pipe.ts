@@ -1,5 +1,6 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { DomainException, FieldErrors } from '../common/domain.exception';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 /** Nested errors are named by path: `items.0.rate`. */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldErrors {
@@ -24,6 +25,7 @@ class InputValidationPipe extends ValidationPipe {
 
 /** Validates every request input DTO; unknown fields are dropped, failures answer 422. */
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new InputValidationPipe({
     transform: true,
     whitelist: true,
