@@ -1,4 +1,5 @@
 import mjml2html from 'mjml';
+import { germanMixedRateInvoice } from '../../test/factories/document-views';
 import { Issuer } from '../document-vocabulary/issuer';
 import { DocumentView } from '../documents/document-view';
 import {
@@ -92,78 +93,7 @@ function bigInvoice(locale: DocumentView['locale']): DocumentView {
 
 /** A German invoice: hours, line discounts, two rates, a reverse-charge line, a period. */
 function mixedInvoice(): DocumentView {
-  const group = { exemptionReason: '', exemptionCode: '' };
-  return view({
-    locale: 'de',
-    lines: [
-      {
-        description: 'Beratung',
-        quantity: '3',
-        rate: '95.00',
-        amount: '256.50',
-        unit: 'HUR',
-        discount: '28.50',
-        discountPercent: '10',
-        taxes: [{ name: 'Tax', category: 'S', rate: '19' }],
-      },
-      {
-        description: 'Fachbuch',
-        quantity: '2',
-        rate: '40.00',
-        amount: '75.00',
-        unit: 'C62',
-        discount: '5.00',
-        taxes: [{ name: 'Tax', category: 'S', rate: '7' }],
-      },
-      {
-        description: 'Softwarelizenz',
-        quantity: '1',
-        rate: '500.00',
-        amount: '500.00',
-        unit: 'C62',
-        discount: '0.00',
-        taxes: [{ name: 'Tax', category: 'AE', rate: '0' }],
-      },
-    ],
-    subTotal: '831.50',
-    discount: '83.15',
-    discountPercent: '10',
-    pricesIncludeTax: false,
-    periodStart: '2026-03-01',
-    periodEnd: '2026-03-31',
-    taxRate: '19',
-    taxBreakdown: [
-      {
-        ...group,
-        name: 'Tax',
-        category: 'S',
-        rate: '19',
-        taxableAmount: '230.85',
-        taxAmount: '43.86',
-      },
-      {
-        ...group,
-        name: 'Tax',
-        category: 'S',
-        rate: '7',
-        taxableAmount: '67.50',
-        taxAmount: '4.73',
-      },
-      {
-        name: 'Tax',
-        category: 'AE',
-        rate: '0',
-        taxableAmount: '450.00',
-        taxAmount: '0.00',
-        exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
-        exemptionCode: 'VATEX-EU-AE',
-      },
-    ],
-    taxAmount: '48.59',
-    total: '796.94',
-    amountPaid: '0.00',
-    balanceDue: '796.94',
-  });
+  return view(germanMixedRateInvoice());
 }
 
 async function compose(document: DocumentView, issuer: Issuer = ISSUER) {

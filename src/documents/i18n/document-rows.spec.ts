@@ -1,35 +1,10 @@
-import type { DocumentView, DocumentViewLine, DocumentViewTaxGroup } from '../document-view';
+import { viewLine as line, viewTaxGroup as group } from '../../../test/factories/document-views';
+import type { DocumentView } from '../document-view';
 import { messagesFor } from './document-messages';
 import { lineNotes, quantityText, supplyRow, taxLabel, totalRows } from './document-rows';
 
 const NBSP = '\u00a0';
 const NARROW_NBSP = '\u202f';
-
-function line(change: Partial<DocumentViewLine> = {}): DocumentViewLine {
-  return {
-    description: 'Work',
-    quantity: '1',
-    rate: '100.00',
-    amount: '100.00',
-    unit: 'C62',
-    discount: '0.00',
-    taxes: [{ name: 'Tax', category: 'S', rate: '19' }],
-    ...change,
-  };
-}
-
-function group(change: Partial<DocumentViewTaxGroup> = {}): DocumentViewTaxGroup {
-  return {
-    name: 'Tax',
-    category: 'S',
-    rate: '19',
-    taxableAmount: '100.00',
-    taxAmount: '19.00',
-    exemptionReason: '',
-    exemptionCode: '',
-    ...change,
-  };
-}
 
 function view(change: Partial<DocumentView> = {}): DocumentView {
   return {

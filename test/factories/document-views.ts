@@ -1,0 +1,98 @@
+import type {
+  DocumentView,
+  DocumentViewLine,
+  DocumentViewTaxGroup,
+} from '../../src/documents/document-view';
+
+/*
+ * What the printed documents (PDF, e-mail) are given, for their unit tests: a line, a breakdown
+ * group, and one worked invoice that uses every part of the tax model.
+ */
+
+/** One line: an hour of work at 19 %, unless changed. */
+export function viewLine(change: Partial<DocumentViewLine> = {}): DocumentViewLine {
+  return {
+    description: 'Work',
+    quantity: '1',
+    rate: '100.00',
+    amount: '100.00',
+    unit: 'C62',
+    discount: '0.00',
+    taxes: [{ name: 'Tax', category: 'S', rate: '19' }],
+    ...change,
+  };
+}
+
+/** One breakdown group: 19 % on 100.00, unless changed. */
+export function viewTaxGroup(change: Partial<DocumentViewTaxGroup> = {}): DocumentViewTaxGroup {
+  return {
+    name: 'Tax',
+    category: 'S',
+    rate: '19',
+    taxableAmount: '100.00',
+    taxAmount: '19.00',
+    exemptionReason: '',
+    exemptionCode: '',
+    ...change,
+  };
+}
+
+/**
+ * A German invoice, unpaid: hours with 10 % off, books at 7 % with money off, a reverse-charge
+ * licence, 10 % off the document, a service period. The figures are the service's own for it
+ * (docs/taxes.md).
+ */
+export function germanMixedRateInvoice(): Partial<DocumentView> {
+  return {
+    locale: 'de',
+    lines: [
+      viewLine({
+        description: 'Beratung',
+        quantity: '3',
+        rate: '95.00',
+        amount: '256.50',
+        unit: 'HUR',
+        discount: '28.50',
+        discountPercent: '10',
+      }),
+      viewLine({
+        description: 'Fachbuch',
+        quantity: '2',
+        rate: '40.00',
+        amount: '75.00',
+        discount: '5.00',
+        taxes: [{ name: 'Tax', category: 'S', rate: '7' }],
+      }),
+      viewLine({
+        description: 'Softwarelizenz',
+        quantity: '1',
+        rate: '500.00',
+        amount: '500.00',
+        taxes: [{ name: 'Tax', category: 'AE', rate: '0' }],
+      }),
+    ],
+    subTotal: '831.50',
+    discount: '83.15',
+    discountPercent: '10',
+    pricesIncludeTax: false,
+    periodStart: '2026-03-01',
+    periodEnd: '2026-03-31',
+    taxRate: '19',
+    taxBreakdown: [
+      viewTaxGroup({ taxableAmount: '230.85', taxAmount: '43.86' }),
+      viewTaxGroup({ rate: '7', taxableAmount: '67.50', taxAmount: '4.73' }),
+      viewTaxGroup({
+        category: 'AE',
+        rate: '0',
+        taxableAmount: '450.00',
+        taxAmount: '0.00',
+        exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
+        exemptionCode: 'VATEX-EU-AE',
+      }),
+    ],
+    taxAmount: '48.59',
+    total: '796.94',
+    amountPaid: '0.00',
+    balanceDue: '796.94',
+  };
+}
