@@ -18,6 +18,7 @@ import { EstimatesModule } from './estimates/estimates.module';
 import { EventsModule } from './events/events.module';
 import { ExpensesModule } from './expenses/expenses.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { NumberingModule } from './numbering/numbering.module';
 import { ReportsModule } from './reports/reports.module';
 import { RemindersModule } from './reminders/reminders.module';
 import { InvoicesModule } from './invoices/invoices.module';
@@ -38,6 +39,7 @@ const API_MODULES = [
   ExpensesModule,
   EventsModule,
   WebhooksModule,
+  NumberingModule,
   ReportsModule,
 ];
 

@@ -145,6 +145,8 @@ export interface EndpointDoc {
   body?: Type<unknown>;
   /** The `{id}` path segment names this. */
   pathId?: string;
+  /** A path segment naming one of a few values (`/number-series/{kind}`); others answer 404. */
+  pathValue?: { name: string; values: readonly string[]; description: string };
   errors?: OperationErrors;
   /** Also answers CSV (`format=csv`): a report. */
   csv?: string;
@@ -168,6 +170,16 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
         name: 'id',
         description: `${doc.pathId}; anything but digits naming a live record answers 404`,
         schema: { type: 'string', pattern: '^[0-9]+$' },
+      }),
+    );
+  }
+  if (doc.pathValue) {
+    const { name, values, description } = doc.pathValue;
+    decorators.push(
+      ApiParam({
+        name,
+        description: `${description}; anything else answers 404`,
+        schema: { type: 'string', enum: [...values] },
       }),
     );
   }

@@ -223,6 +223,16 @@ const WEBHOOK = {
   secret: 'whsec_MfKQ9r8GKYqrTAba8QGjqzlBnHYeGVGV',
 };
 
+/** The invoice series, after the story's invoice took its number. */
+const NUMBER_SERIES = {
+  kind: 'invoice',
+  format: 'INV-{YYYY}-{SEQ:4}',
+  period: '2026',
+  next: 43,
+  next_number: 'INV-2026-0043',
+  updated_at: '2026-01-05 09:30:00',
+};
+
 const DELIVERY = {
   id: '2231',
   event_id: EVENT.id,
@@ -385,6 +395,8 @@ export const SCHEMA_EXAMPLES: Record<string, Examples> = {
   WebhookDeliveryDto: DELIVERY,
   WebhookAttemptDto: DELIVERY,
   WebhookDeliveryResponseDto: { message: `Delivery ${DELIVERY.id} queued for another attempt` },
+  NumberSeriesDto: NUMBER_SERIES,
+  UpdateNumberSeriesDto: { format: NUMBER_SERIES.format, next: NUMBER_SERIES.next },
   DeletedResponseDto: { id: EXAMPLE_INVOICE.id },
   PageMetaDto: { page: 1, per_page: 50, total: 1 },
   CursorMetaDto: { per_page: 50, next_after: EXAMPLE_INVOICE.id },

@@ -36,6 +36,10 @@ const TAGS: Array<[string, string]> = [
   ['events', 'Every committed change: the history of each record, and a feed to poll'],
   ['webhooks', 'Endpoints that receive events as signed POSTs, and their delivery logs'],
   [
+    'number series',
+    'The formats and counters that number invoices, estimates and credit notes without gaps',
+  ],
+  [
     'reports',
     'Receivables aging, profit and loss, tax summary and client statements: per currency, exact, as JSON or CSV',
   ],

@@ -11,6 +11,10 @@ export class Invoice extends DocumentRecord {
   @TextColumn({ name: 'invoice_no', length: 64 })
   invoiceNo: string;
 
+  /** The number was the invoice series' (docs/numbering.md): it is voided, never deleted. */
+  @Column({ name: 'number_from_series', type: 'boolean' })
+  numberFromSeries: boolean;
+
   @TextColumn({ name: 'payment_status', length: 8 })
   paymentStatus: PaymentStatus;
 

@@ -8,6 +8,7 @@ import { EventsAndWebhooks1764500000000 } from './1764500000000-events-and-webho
 import { Receivables1764600000000 } from './1764600000000-receivables';
 import { Documents1764700000000 } from './1764700000000-documents';
 import { Taxes1764800000000 } from './1764800000000-taxes';
+import { NumberSeries1764900000000 } from './1764900000000-number-series';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -21,4 +22,5 @@ export const SQLITE_MIGRATIONS = [
   Receivables1764600000000,
   Documents1764700000000,
   Taxes1764800000000,
+  NumberSeries1764900000000,
 ];
