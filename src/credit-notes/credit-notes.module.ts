@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NumberingModule } from '../numbering/numbering.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClientsModule } from '../clients/clients.module';
 import { DocumentOperationsModule } from '../document-operations/document-operations.module';
@@ -29,6 +30,7 @@ import { CreditNote } from './entities/credit-note.entity';
     DocumentOperationsModule,
     InvoicesModule,
     LedgerModule,
+    NumberingModule,
   ],
   controllers: [CreditNotesController],
   providers: [CreditNotesService, CreditNotesRepository, CreditNoteLinesRepository],

@@ -9,6 +9,7 @@ import { Decimal } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
 import { DocumentOperations } from '../document-operations/document-operations';
+import { NumberSeries } from '../numbering/number-series.service';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ListAnswer, listResponse } from '../database/find-list';
@@ -45,6 +46,7 @@ export class CreditNotesService {
     private readonly operations: DocumentOperations,
     private readonly clock: Clock,
     private readonly events: EventLog,
+    private readonly numbers: NumberSeries,
   ) {
     events.registerReader('credit_note', (id) => this.get(id));
   }
@@ -119,10 +121,15 @@ export class CreditNotesService {
   /** Writes the credit note and its lines, and its `credit_note.created` event. */
   private async write(
     draft: CreditNoteDraft,
-    creditNoteNo: string,
+    givenNumber: string | undefined,
     refunded: Decimal,
   ): Promise<{ creditNote: CreditNote; written: WrittenLines<CreditNoteLineItem> }> {
     const now = this.clock.now();
+    const creditNoteNo =
+      givenNumber ??
+      (await this.numbers.take('credit_note', draft.issueDate, (number) =>
+        this.creditNotes.numberInUse(number),
+      ));
     const creditNote = await withFreshCode(
       generateShortCode,
       async (shortCode) => {

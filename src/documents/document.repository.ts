@@ -115,6 +115,16 @@ export abstract class DocumentRepository<
     return entry;
   }
 
+  /** Whether a document of the kind that counts carries `number` (numberTaken's question). */
+  async numberInUse(number: string): Promise<boolean> {
+    const clash = await this.database.manager
+      .createQueryBuilder(this.tables.document, 'document')
+      .select('document.id')
+      .where({ [this.tables.numberKey]: number, ...this.live })
+      .getOne();
+    return clash !== null;
+  }
+
   /**
    * The numbering rule (numberTaken, domain/document-number.ts), held twice for speed and
    * safety: a clash on the live-number unique index (a concurrent request took the number)

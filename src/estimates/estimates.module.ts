@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NumberingModule } from '../numbering/numbering.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoicesModule } from '../invoices/invoices.module';
@@ -17,6 +18,7 @@ import { EstimatesService } from './estimates.service';
     TypeOrmModule.forFeature([Estimate, EstimateLineItem, EstimateSendLogEntry, EstimateTaxGroup]),
     DocumentOperationsModule,
     InvoicesModule,
+    NumberingModule,
   ],
   controllers: [EstimatesController],
   providers: [EstimatesService, EstimatesRepository, EstimateLinesRepository],

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
+import { NumberSeries } from '../numbering/number-series.service';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ListAnswer, listResponse } from '../database/find-list';
@@ -42,6 +43,7 @@ export class EstimatesService {
     private readonly invoices: InvoicesService,
     private readonly clock: Clock,
     private readonly events: EventLog,
+    private readonly numbers: NumberSeries,
   ) {
     events.registerReader('estimate', (id) => this.get(id));
   }
@@ -84,13 +86,18 @@ export class EstimatesService {
     return this.database.transaction(async () => {
       const draft = await this.drafts.draft(input, null);
       const now = this.clock.now();
+      const estimateNo =
+        input.estimate_no ??
+        (await this.numbers.take('estimate', draft.issueDate, (number) =>
+          this.estimates.numberInUse(number),
+        ));
       const estimate = await withFreshCode(
         generateShortCode,
         async (shortCode) => {
           const estimate = this.estimates.create({
             ...draftColumns(draft),
             shortCode,
-            estimateNo: input.estimate_no,
+            estimateNo,
             accepted: input.accepted === 'True',
             convertedInvoiceId: null,
             createdAt: now,
@@ -123,7 +130,7 @@ export class EstimatesService {
         lines: storedLines.map(toLineInput),
       });
       Object.assign(estimate, draftColumns(draft), {
-        estimateNo: input.estimate_no,
+        estimateNo: input.estimate_no ?? estimate.estimateNo,
         updatedAt: this.clock.now(),
       });
       if (input.accepted !== undefined) estimate.accepted = input.accepted === 'True';

@@ -104,7 +104,7 @@ export class InvoicesController {
     success: InvoiceWriteResponseDto,
     errors: {
       404: NOT_FOUND,
-      409: 'invoice_no is already used by another live invoice, or the invoice is void',
+      409: 'invoice_no is already used by another live invoice, the invoice is void, or its number came from the series and invoice_no is another',
       422: `${INVALID}, a total below the amount paid, a currency change after payments`,
     },
   })
@@ -119,10 +119,10 @@ export class InvoicesController {
   @ApiEndpoint({
     summary: 'Delete (archive) an invoice',
     description:
-      'The invoice leaves every list and the reports, and answers 404 from then on; its lines, ledger and sends stay.',
+      'The invoice leaves every list and the reports, and answers 404 from then on; its lines, ledger and sends stay. An invoice whose number came from the number series is voided instead, never deleted.',
     pathId: 'Id of the invoice',
     success: MessageResponseDto,
-    errors: { 404: NOT_FOUND },
+    errors: { 404: NOT_FOUND, 409: 'The invoice took its number from the number series' },
   })
   archive(@Param('id', ParseIdPipe) id: number): Promise<MessageResponseDto> {
     return this.invoices.archive(id);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NumberingModule } from '../numbering/numbering.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DocumentOperationsModule } from '../document-operations/document-operations.module';
 import { InvoiceLineItem } from './entities/invoice-line-item.entity';
@@ -26,6 +27,7 @@ import { InvoicesService } from './invoices.service';
       InvoiceTaxGroup,
     ]),
     DocumentOperationsModule,
+    NumberingModule,
   ],
   controllers: [InvoicesController],
   providers: [InvoicesService, InvoicesRepository, InvoiceLinesRepository],

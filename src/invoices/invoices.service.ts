@@ -15,7 +15,13 @@ import { DocumentView } from '../documents/document-view';
 import { toLineInput } from '../documents/documents.mapper';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
-import { checkUpdateAgainstPayments, refuseIfVoid } from './domain/invoice-update';
+import { NumberSeries } from '../numbering/number-series.service';
+import {
+  checkUpdateAgainstPayments,
+  refuseArchiveOfSeriesNumber,
+  refuseIfVoid,
+  refuseNumberChange,
+} from './domain/invoice-update';
 import { PaymentStatus } from './domain/payment-status';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import {
@@ -41,7 +47,8 @@ import { InvoicePrint, InvoicesRepository } from './invoices.repository';
 
 /** Fields of an invoice's own row that a draft does not decide. */
 export interface InvoiceIdentity {
-  invoiceNo: string;
+  /** The caller's number; left out, the invoice series gives the next one. */
+  invoiceNo: string | undefined;
   paymentStatus: PaymentStatus;
 }
 
@@ -65,6 +72,7 @@ export class InvoicesService {
     private readonly operations: DocumentOperations,
     private readonly clock: Clock,
     private readonly events: EventLog,
+    private readonly numbers: NumberSeries,
   ) {
     events.registerReader('invoice', (id) => this.get(id));
   }
@@ -141,13 +149,19 @@ export class InvoicesService {
   createFromDraft(draft: DocumentDraft, identity: InvoiceIdentity): Promise<CreatedInvoice> {
     return this.database.transaction(async () => {
       const now = this.clock.now();
+      const invoiceNo =
+        identity.invoiceNo ??
+        (await this.numbers.take('invoice', draft.issueDate, (number) =>
+          this.invoices.numberInUse(number),
+        ));
       const invoice = await withFreshCode(
         generateShortCode,
         async (shortCode) => {
           const invoice = this.invoices.create({
             ...draftColumns(draft),
             shortCode,
-            invoiceNo: identity.invoiceNo,
+            invoiceNo,
+            numberFromSeries: identity.invoiceNo === undefined,
             paymentStatus: identity.paymentStatus,
             amountPaid: ZERO,
             amountCredited: ZERO,
@@ -185,8 +199,9 @@ export class InvoicesService {
       const hasLedgerEntries =
         draft.currency !== invoice.currency && (await this.invoices.hasLedgerEntries(id));
       checkUpdateAgainstPayments({ ...invoice, hasLedgerEntries }, draft, input);
+      refuseNumberChange(invoice, input.invoice_no);
       Object.assign(invoice, draftColumns(draft), {
-        invoiceNo: input.invoice_no,
+        invoiceNo: input.invoice_no ?? invoice.invoiceNo,
         paymentStatus: input.payment_status,
         updatedAt: this.clock.now(),
       });
@@ -213,6 +228,7 @@ export class InvoicesService {
   archive(id: number) {
     return this.database.transaction(async () => {
       const invoice = await this.liveInvoice(id, true);
+      refuseArchiveOfSeriesNumber(invoice);
       const before = await this.events.snapshot('invoice', id);
       await this.invoices.archive(id, this.clock.now());
       await this.events.record({

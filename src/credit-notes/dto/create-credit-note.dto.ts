@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { DocumentTermsInputDto } from '../../documents/dto/document-input.dto';
-import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { IsDateInput, IsIdInput, IsTrueFalse, Trim } from '../../common/input-rules';
+import { DocumentNumberInput, DocumentTermsInputDto } from '../../documents/dto/document-input.dto';
+import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsDateInput, IsIdInput, IsTrueFalse } from '../../common/input-rules';
 import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line-item.dto';
 import { ReasonInput } from '../../ledger/dto/refund.dto';
 import {
@@ -19,17 +19,8 @@ export class CreateCreditNoteDto extends OmitType(DocumentTermsInputDto, [
   @IsIdInput('invoice must be the id of an invoice')
   invoice: string;
 
-  @ApiProperty({
-    type: 'string',
-    minLength: 1,
-    maxLength: 64,
-    description: 'Trimmed; unique among all credit notes (409)',
-  })
-  @IsDefined({ message: 'credit_note_no is required' })
-  @IsString()
-  @Trim()
-  @Length(1, 64, { message: 'credit_note_no must be 1 to 64 characters' })
-  credit_note_no: string;
+  @DocumentNumberInput('credit_note_no', 'all credit notes')
+  credit_note_no?: string;
 
   @ApiProperty({
     type: [LineItemDto],

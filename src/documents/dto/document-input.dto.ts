@@ -1,4 +1,5 @@
-import { IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { IsDefined, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
 import { Decimal } from '../../common/money/decimal';
 import {
   IsCurrencyInput,
@@ -137,4 +138,24 @@ export class DocumentInputDto extends DocumentTermsInputDto {
   @IsDefined({ message: 'items is required' })
   @LineItems()
   items: LineItemDto[];
+}
+
+/**
+ * A document's number (`invoice_no`, `estimate_no`, `credit_note_no`): trimmed, 1 to 64
+ * characters, unique within its kind (`unique`: among which documents). Left out, the kind's
+ * number series gives the next one (docs/numbering.md); null or empty answers 422.
+ */
+export function DocumentNumberInput(param: string, unique: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: `Trimmed; unique among ${unique} (409). Left out on add, the next number of the number series, in the transaction that writes it`,
+    }),
+    ValidateIf((_: object, value: unknown) => value !== undefined),
+    IsString({ message: `${param} must be a string` }),
+    Trim(),
+    Length(1, 64, { message: `${param} must be 1 to 64 characters` }),
+  );
 }

@@ -46,3 +46,33 @@ export function refuseIfVoid(invoice: { voidedAt: Date | null; invoiceNo: string
     throw new DomainException('INVOICE_VOID', `Invoice ${invoice.invoiceNo} is void`);
   }
 }
+
+/** What tells an invoice numbered by the series (docs/numbering.md). */
+interface SeriesNumbered {
+  invoiceNo: string;
+  numberFromSeries: boolean;
+}
+
+/**
+ * An invoice numbered by the series keeps its number, so the series keeps no gap and no number
+ * twice: an update giving another number answers 409 (the same number, or none, is fine).
+ */
+export function refuseNumberChange(invoice: SeriesNumbered, given: string | undefined): void {
+  if (invoice.numberFromSeries && given !== undefined && given !== invoice.invoiceNo) {
+    throw new DomainException(
+      'NUMBER_FROM_SERIES',
+      `Invoice ${invoice.invoiceNo} took its number from the series: it cannot change`,
+      { invoice_no: [`invoice_no must stay ${invoice.invoiceNo}`] },
+    );
+  }
+}
+
+/** An invoice numbered by the series is voided, never deleted, void or not: 409. */
+export function refuseArchiveOfSeriesNumber(invoice: SeriesNumbered): void {
+  if (invoice.numberFromSeries) {
+    throw new DomainException(
+      'NUMBER_FROM_SERIES',
+      `Invoice ${invoice.invoiceNo} took its number from the series: void it instead of deleting it`,
+    );
+  }
+}
