@@ -101,7 +101,7 @@ const E2E_GROUPS = {
     'database-faults',
   ],
   workers: ['reminders', 'delivery-workers'],
-  access: ['auth', 'rate-limit', 'idempotency', 'generated-client'],
+  access: ['auth', 'rate-limit', 'idempotency', 'generated-client', 'number-series'],
   documents: [
     'documents-pdf',
     'documents-language',

@@ -212,6 +212,13 @@ const ROUTES: Route[] = [
   },
   { method: 'POST', path: '/v1/webhook/:id/rotate-secret', record: 'webhook', writes: true },
   { method: 'POST', path: '/v1/webhook/delivery/:id/retry', record: 'delivery', writes: true },
+  { method: 'GET', path: '/v1/number-series/all', writes: false },
+  {
+    method: 'PUT',
+    path: '/v1/number-series/:kind',
+    writes: true,
+    body: () => ({ format: 'INV-{YYYY}-{SEQ:4}' }),
+  },
   { method: 'DELETE', path: '/v1/invoice/:id', record: 'invoice', writes: true },
   { method: 'DELETE', path: '/v1/estimate/:id', record: 'estimate', writes: true },
   { method: 'DELETE', path: '/v1/expense/:id', record: 'expense', writes: true },
@@ -252,7 +259,9 @@ function send(
   fixtures: Fixtures,
   method: Route['method'] | 'HEAD' = route.method,
 ) {
-  const path = route.record ? route.path.replace(':id', fixtures[route.record]) : route.path;
+  const path = (
+    route.record ? route.path.replace(':id', fixtures[route.record]) : route.path
+  ).replace(':kind', 'invoice');
   const call =
     method === 'HEAD'
       ? agent.head(path)

@@ -161,10 +161,11 @@ async function writeLoop(
     const currency = pick(['USD', 'EUR']);
     const taxRate = pick(['0', '7.5', '19.25']);
     const items = Array.from({ length: 1 + Math.floor(random() * 3) }, line);
-    const invoiceNo = `${prefix}-I${sequence}`;
+    // Every third invoice takes its number from the series (docs/numbering.md).
+    const fromSeries = sequence % 3 === 0;
     const added = await write('POST', '/invoice/add', {
       client,
-      invoice_no: invoiceNo,
+      ...(fromSeries ? {} : { invoice_no: `${prefix}-I${sequence}` }),
       payment_status: 'Not Paid',
       currency,
       tax_rate: taxRate,
@@ -173,6 +174,7 @@ async function writeLoop(
     if (!added) return;
     const invoiceRow = first(added, 'invoice');
     const id = String(invoiceRow.id);
+    const invoiceNo = String(invoiceRow.invoice_no);
     const invoice: InvoiceState = {
       invoiceNo,
       description: '',
@@ -248,7 +250,8 @@ async function writeLoop(
 
     if (random() < 0.4 && outstanding().gt(0) && !(await pay(outstanding().toFixed(2)))) return;
 
-    if (random() < 0.25) {
+    // A series-numbered invoice is never deleted (409): only the others are.
+    if (!fromSeries && random() < 0.25) {
       const archived = await write('DELETE', `/invoice/${id}`, undefined, () =>
         ledger.invoiceVariants.set(id, { ...invoice, archived: true }),
       );
@@ -467,6 +470,44 @@ async function apiDisagreements(service: ServiceProcess, sql: Sql): Promise<stri
 }
 
 /** The storage's own check: SQLite's integrity and quick checks, MariaDB's CHECK TABLE. */
+/**
+ * The invoice series after the kill: the invoices it numbered are exactly 1 to its counter in
+ * each period, each once. A transaction the kill cut short took no number with it, and no
+ * number was given twice.
+ */
+async function seriesProblems(sql: Sql): Promise<string[]> {
+  const taken = new Map<string, number[]>();
+  const problems: string[] = [];
+  for (const row of await sql.query(
+    'SELECT invoice_no FROM invoices WHERE number_from_series = 1',
+  )) {
+    const parts = /^INV-(\d{4})-(\d+)$/.exec(String(row.invoice_no));
+    if (!parts) {
+      problems.push(`series number ${String(row.invoice_no)} is not INV-{YYYY}-{SEQ:4}`);
+      continue;
+    }
+    taken.set(parts[1], [...(taken.get(parts[1]) ?? []), Number(parts[2])]);
+  }
+  // Each loop's third invoice takes a series number: none at all would prove nothing.
+  if (taken.size === 0) problems.push('no invoice took a number from the series');
+  const counters = await sql.query(
+    "SELECT period, last_value FROM number_counters WHERE kind = 'invoice'",
+  );
+  const periods = new Set([...taken.keys(), ...counters.map((row) => String(row.period))]);
+  for (const period of periods) {
+    const counter = counters.find((row) => String(row.period) === period);
+    const last = counter ? Number(counter.last_value) : 0;
+    const numbers = (taken.get(period) ?? []).sort((a, b) => a - b);
+    const expected = Array.from({ length: last }, (_, index) => index + 1);
+    if (numbers.join() !== expected.join()) {
+      problems.push(
+        `invoice series ${period}: counter at ${last}, numbers taken ${numbers.join(', ')}`,
+      );
+    }
+  }
+  return problems;
+}
+
 async function storageProblems(sql: Sql): Promise<string[]> {
   if (testDialect() === 'sqlite') {
     const integrity = await sql.query('PRAGMA integrity_check');
@@ -562,6 +603,7 @@ describe(`kill -9 during a write load (CRASH_SEED=${SEED})`, () => {
         const api = await apiDisagreements(service, sql);
         const storage = await storageProblems(sql);
         const invariants = await invariantViolations(sql);
+        const series = await seriesProblems(sql);
         report.push(
           `round ${round + 1}: killed ${killAfter} ms into the load; ` +
             `${ledger.answered - answeredBefore} writes answered, ` +
@@ -576,6 +618,7 @@ describe(`kill -9 during a write load (CRASH_SEED=${SEED})`, () => {
           ...leftProblems.map((text) => `storage as the kill left it: ${text}`),
           ...storage.map((text) => `storage: ${text}`),
           ...invariants.map((text) => `invariant: ${text}`),
+          ...series,
         ];
         if (problems.length > 0) {
           throw new Error(

@@ -293,7 +293,7 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
   });
 
   it.each<[string, object]>([
-    ['missing', {}],
+    ['null', { invoice_no: null }],
     ['empty', { invoice_no: '' }],
     ['blank', { invoice_no: '   ' }],
     ['too long', { invoice_no: 'N'.repeat(65) }],

@@ -152,6 +152,11 @@ type Numbered = 'invoice' | 'estimate';
 type Kind =
   /** Text, trimmed unless `raw`, of min..max characters; `unique` numbers clash with 409. */
   | { type: 'text'; required: boolean; min: number; max: number; raw?: boolean; unique?: Numbered }
+  /**
+   * A document's number (docs/numbering.md): 1 to 64 characters after trimming, clashing with
+   * 409; left out, the series gives one (add) or the stored one stays (update); null refused.
+   */
+  | { type: 'number'; unique: Numbered }
   | { type: 'email'; required: boolean; emptyAllowed: boolean }
   /** A real date, a currency code, one of a listed set: no corpus value is one. */
   | { type: 'date' | 'currency' | 'one-of'; required: boolean }
@@ -216,6 +221,12 @@ function accepts(kind: Kind, value: unknown): boolean {
       const length = [...(kind.raw ? value : value.trim())].length;
       return length >= kind.min && length <= kind.max;
     }
+    case 'number': {
+      if (value === undefined) return true;
+      if (typeof value !== 'string') return false;
+      const length = [...value.trim()].length;
+      return length >= 1 && length <= 64;
+    }
     case 'email':
       if (absent) return !kind.required;
       return kind.emptyAllowed && typeof value === 'string' && value.trim() === '';
@@ -260,6 +271,10 @@ function expectedStored(kind: Kind, value: unknown, base: unknown, update: boole
     case 'email':
       if (isAbsent(value)) return update ? base : '';
       return kind.type === 'text' && kind.raw ? value : (value as string).trim();
+    case 'number':
+      // Left out on add: the series' next number, whatever it is by then.
+      if (value === undefined) return update ? base : undefined;
+      return (value as string).trim();
     case 'decimal':
       if (isAbsent(value)) return update ? Number(base) : 0;
       return Number(decimalText(value));
@@ -339,11 +354,11 @@ function documentParameters(numbered: Numbered, update: boolean): Parameter[] {
   const identity: Parameter[] =
     numbered === 'invoice'
       ? [
-          { path: ['invoice_no'], kind: requiredText(64, 'invoice') },
+          { path: ['invoice_no'], kind: { type: 'number', unique: 'invoice' } },
           { path: ['payment_status'], kind: { type: 'one-of', required: true } },
         ]
       : [
-          { path: ['estimate_no'], kind: requiredText(64, 'estimate') },
+          { path: ['estimate_no'], kind: { type: 'number', unique: 'estimate' } },
           { path: ['accepted'], kind: { type: 'true-false' } },
         ];
   return [
@@ -415,7 +430,7 @@ const PAYMENT_PARAMETERS: Parameter[] = [
 ];
 
 const CONVERT_PARAMETERS: Parameter[] = [
-  { path: ['invoice_no'], kind: requiredText(64, 'invoice') },
+  { path: ['invoice_no'], kind: { type: 'number', unique: 'invoice' } },
   { path: ['issue_date'], kind: { type: 'date', required: false } },
   { path: ['due_date'], kind: { type: 'date', required: false } },
 ];
@@ -818,8 +833,9 @@ describe('Hostile input', () => {
           : target.body;
         const label = `${endpoint.name} ${parameter.path.join('.')} = ${variant.name}`;
         let expected: Expected = valid ? 200 : 'refused';
-        if (valid && kind.type === 'text' && kind.unique && typeof variant.value === 'string') {
-          expected = await freeNumber(kind.unique, variant.value.trim(), target.numberOwner);
+        const numbered = kind.type === 'text' || kind.type === 'number' ? kind.unique : undefined;
+        if (valid && numbered && typeof variant.value === 'string') {
+          expected = await freeNumber(numbered, variant.value.trim(), target.numberOwner);
         }
         const request = http[endpoint.method](target.path);
         const response = await variant.send(request, body, parameter.path);

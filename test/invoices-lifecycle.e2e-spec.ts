@@ -348,7 +348,18 @@ describe('Invoices: numbers, updates, status, sends, archiving', () => {
       });
     });
 
-    it.each(['client', 'invoice_no', 'payment_status'] as const)(
+    it('keeps the stored number when invoice_no is left out', async () => {
+      const invoice = await createInvoice(test.http);
+      const input = restated(invoice);
+      delete input.invoice_no;
+
+      const updated = expectSuccess(await update(invoice.id, input)) as {
+        invoice: Array<{ invoice_no: string }>;
+      };
+      expect(updated.invoice[0].invoice_no).toBe(invoice.invoice_no);
+    });
+
+    it.each(['client', 'payment_status'] as const)(
       'answers 422 when %s is missing',
       async (field) => {
         const invoice = await createInvoice(test.http);

@@ -622,15 +622,24 @@ describe('Invoices', () => {
       client = await createClient(test.http);
     });
 
-    it.each(['client', 'invoice_no', 'payment_status', 'items'] as const)(
+    it.each(['client', 'payment_status', 'items'] as const)(
       'answers 422 when %s is missing',
       async (field) => {
         expectValidationError(await add(without(field)), [field]);
       },
     );
 
+    it('answers 422 for a null invoice_no; left out, the series numbers it (docs/numbering.md)', async () => {
+      const withNull = test.http.post('/v1/invoice/add').send({ ...valid(), invoice_no: null });
+      expectValidationError(await withNull, ['invoice_no']);
+      const numbered = expectSuccess(await add(without('invoice_no'))) as {
+        invoice: Array<{ invoice_no: string }>;
+      };
+      expect(numbered.invoice[0].invoice_no).toMatch(/^INV-\d{4}-\d{4}$/);
+    });
+
     it('names every missing field at once', async () => {
-      expectValidationError(await add({}), ['client', 'invoice_no', 'items', 'payment_status']);
+      expectValidationError(await add({}), ['client', 'items', 'payment_status']);
     });
 
     it.each([

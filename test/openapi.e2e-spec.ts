@@ -124,6 +124,7 @@ describe('OpenAPI document', () => {
       'expenses',
       'events',
       'webhooks',
+      'number series',
       'reports',
       'Operations',
     ]);

@@ -767,6 +767,8 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
       if (schema.format === 'email') return 'someone@example.com';
       if (schema.pattern === '^[A-Za-z]{3}$') return 'USD';
       if (schema.pattern === '^[0-9]+$') return namedRecord(name, context);
+      // A grammar a pattern only outlines (a number series' format): its documented example.
+      if (schema.pattern && typeof schema.example === 'string') return schema.example;
       return `GEN-${context.tag}-${name}`.slice(0, schema.maxLength ?? 64);
   }
 }
@@ -1256,6 +1258,19 @@ function resourceOf(template: string): Resource {
   return (next === 'delivery' ? `${resource}-delivery` : resource) as Resource;
 }
 
+/**
+ * A path segment that names one of a few values (`/number-series/{kind}`) takes the first: the
+ * requests break the body, not the path (a value outside the list answers 404, tested beside).
+ */
+function withListedPathValues(template: string, parameters: Parameter[]): string {
+  let path = template;
+  for (const parameter of parameters) {
+    const listed = parameter.in === 'path' ? parameter.schema?.enum : undefined;
+    if (listed?.length) path = path.replace(`{${parameter.name}}`, String(listed[0]));
+  }
+  return path;
+}
+
 function plans(document: OpenApiDocument): OperationPlan[] {
   const found: OperationPlan[] = [];
   for (const [template, operations] of Object.entries(document.paths)) {
@@ -1267,7 +1282,7 @@ function plans(document: OpenApiDocument): OperationPlan[] {
         document,
         operation: `${method.toUpperCase()} ${template}`,
         method: method.toUpperCase() as HostileRequest['method'],
-        template,
+        template: withListedPathValues(template, operation.parameters ?? []),
         resource: resourceOf(template),
         pathId: template.includes('{id}'),
         body: body ? resolve(document, body) : undefined,
