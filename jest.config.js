@@ -35,7 +35,7 @@ const SLOW_ON_MARIADB = ['delivery-workers', 'reminders'];
 const slowRun = process.env.TEST_SLOW === '1';
 // SQLite serves one process (its write queue is in the process): two processes on one file
 // answer 503 (SQLITE_BUSY_SNAPSHOT), so the two-instance workloads are MariaDB's only.
-const MARIADB_ONLY = ['two-instances', 'webhooks-durability'];
+const MARIADB_ONLY = ['two-instances', 'webhooks-durability', 'database-flavour'];
 // Files that touch no database (the service refusing a configuration before it connects) run
 // once, in the SQLite project: a second run would prove the same thing again.
 const DATABASE_FREE = ['startup'];
@@ -96,6 +96,7 @@ const E2E_GROUPS = {
     'logging',
     'shutdown',
     'startup',
+    'database-flavour',
     'transport',
     'http-hardening',
     'database-faults',

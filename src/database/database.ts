@@ -1,6 +1,6 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Mutex } from 'async-mutex';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -48,7 +48,7 @@ export function retryDelayMs(attempt: number, random: () => number = Math.random
  * unit of work, reads included, waits its turn in one queue.
  */
 @Injectable()
-export class Database {
+export class Database implements OnApplicationBootstrap {
   readonly dialect: Dialect;
   private readonly queue: Mutex | null;
   /** Set while a unit of work holds the SQLite queue, so work nested in it does not wait on itself. */
@@ -69,6 +69,23 @@ export class Database {
           queryTimeoutMs: config.databaseQueryTimeoutMs,
           lockWaitSeconds: lockWaitSeconds(config.databaseQueryTimeoutMs),
         },
+      );
+    }
+  }
+
+  /**
+   * `mysql://` tells TypeORM the server is MySQL 8, and it then writes MySQL-only SQL
+   * (`FOR SHARE`) that MariaDB refuses: every add would answer 500. A MariaDB server named so
+   * stops the start-up instead, saying to use `mariadb://`.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.dataSource.options.type !== 'mysql') return;
+    const [row] = await this.dataSource.query<Array<{ version: string }>>(
+      'SELECT VERSION() AS version',
+    );
+    if (/mariadb/i.test(row?.version ?? '')) {
+      throw new Error(
+        `DATABASE_URL starts with mysql:// but the server is MariaDB (${row.version}): use mariadb://`,
       );
     }
   }

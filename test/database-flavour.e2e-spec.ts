@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createTestDatabase, dropTestDatabase } from './setup/test-database';
+
+/*
+ * A MariaDB server named mysql:// would start, then answer 500 to every add (TypeORM writes
+ * MySQL 8's `FOR SHARE` for it): the built service (`npx nest build` first) stops at start-up
+ * instead, saying to use mariadb://. Run on MariaDB only: the one server to name wrongly.
+ */
+const MAIN = join(__dirname, '..', 'dist', 'main.js');
+
+describe('Start-up against MariaDB named mysql://', () => {
+  beforeAll(createTestDatabase);
+  afterAll(dropTestDatabase);
+
+  it('stops with a message saying to use mariadb://', async () => {
+    const url = process.env.DATABASE_URL ?? '';
+    expect(url).toMatch(/^mariadb:\/\//);
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        PORT: '1',
+        HOST: '127.0.0.1',
+        API_KEYS: 'k'.repeat(40),
+        DATABASE_URL: url.replace(/^mariadb:/, 'mysql:'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code] = (await once(child, 'exit')) as [number | null];
+    clearTimeout(timer);
+
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+    expect(output).toContain('DATABASE_URL starts with mysql:// but the server is MariaDB');
+    expect(output).toContain('use mariadb://');
+    expect(output).not.toContain('Listening on');
+  }, 30_000);
+});
