@@ -396,6 +396,76 @@ if (testDialect() === 'mysql') {
       expect(stored[0].amount_paid).toBe('10.00');
     });
 
+    it('an add picked as a deadlock victim after taking a series number runs again, and the series keeps no gap', async () => {
+      const add = () => {
+        const { invoice_no: _number, ...input } = invoiceInput(client);
+        return test.http.post('/v1/invoice/add').send(input);
+      };
+      const numberOf = (response: Response) =>
+        (expectSuccess(response) as { invoice: Array<{ invoice_no: string }> }).invoice[0]
+          .invoice_no;
+      const sequenceOf = (number: string) => Number(/-(\d+)$/.exec(number)?.[1]);
+      // The period's counter row exists: the side below locks it as a row, not as a gap.
+      const first = sequenceOf(numberOf(await add()));
+      const period = /^INV-(\d{4})-/.exec(numberOf(await add()))?.[1] ?? '';
+      const side = await direct();
+      const watcher = await direct();
+      try {
+        await side.query('BEGIN');
+        // Heavier than the add, so that InnoDB picks the add as the victim.
+        for (let index = 0; index < 20; index++) {
+          await side.query(
+            "INSERT INTO clients (names, created_at, updated_at) VALUES ('Heavy', NOW(), NOW())",
+          );
+        }
+        // The gap the add's invoice row goes into: its INSERT waits for this transaction,
+        // holding the counter row it has just counted on.
+        await side.query(
+          'SELECT id FROM invoices WHERE id > (SELECT MAX(id) FROM invoices) FOR UPDATE',
+        );
+        let answered = false;
+        const adding = add().then((response) => {
+          answered = true;
+          return response;
+        });
+        let lockWaits = 0;
+        const deadline = Date.now() + 5000;
+        while (lockWaits === 0 && Date.now() < deadline) {
+          const [rows] = await watcher.query<RowDataPacket[]>(
+            `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+             WHERE DB = ? AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
+                                     WHERE trx_state = 'LOCK WAIT')`,
+            [databaseName],
+          );
+          lockWaits = Number(rows[0].n);
+          if (lockWaits === 0) await sleep(150);
+        }
+        expect(lockWaits).toBe(1);
+        // The add holds the counter row and waits for the gap; this waits for the counter.
+        await side.query(
+          "SELECT last_value FROM number_counters WHERE kind = 'invoice' AND period = ? FOR UPDATE",
+          [period],
+        );
+        // The side got the counter: the add was rolled back, its number with it.
+        expect(answered).toBe(false);
+        await side.query('ROLLBACK');
+        expect(sequenceOf(numberOf(await adding))).toBe(first + 2);
+      } finally {
+        await side.end();
+        await watcher.end();
+      }
+      const check = await direct();
+      try {
+        const [counter] = await check.query<RowDataPacket[]>(
+          "SELECT last_value FROM number_counters WHERE kind = 'invoice' AND period = ?",
+          [period],
+        );
+        expect(Number(counter[0].last_value)).toBe(first + 2);
+      } finally {
+        await check.end();
+      }
+    });
+
     it('a detail read (a prepared statement) held up past the statement bound answers 503 at the bound, then reads again', async () => {
       const invoice = await createInvoice(test.http, { client });
       const side = await direct();
