@@ -97,6 +97,37 @@ if (testDialect() === 'mysql') {
       });
     }
 
+    /**
+     * Begins a transaction on `side` heavier than any request's (twenty client rows), so that
+     * InnoDB picks the request as the victim of a deadlock with it.
+     */
+    async function beginHeavy(side: Connection): Promise<void> {
+      await side.query('BEGIN');
+      for (let index = 0; index < 20; index++) {
+        await side.query(
+          "INSERT INTO clients (names, created_at, updated_at) VALUES ('Heavy', NOW(), NOW())",
+        );
+      }
+    }
+
+    /** How many of this database's transactions wait for a lock, once any does (5 s at most). */
+    async function lockWaits(watcher: Connection): Promise<number> {
+      let waiting = 0;
+      const deadline = Date.now() + 5000;
+      while (waiting === 0 && Date.now() < deadline) {
+        const [rows] = await watcher.query<RowDataPacket[]>(
+          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+           WHERE DB = ? AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
+                                   WHERE trx_state = 'LOCK WAIT')`,
+          [databaseName],
+        );
+        waiting = Number(rows[0].n);
+        // InnoDB refreshes INNODB_TRX only when it was not read for 100 ms.
+        if (waiting === 0) await sleep(150);
+      }
+      return waiting;
+    }
+
     /** Sent at once (a supertest request otherwise waits to be awaited). */
     function pay(id: string, amount: string): Promise<Response> {
       return test.http
@@ -349,13 +380,7 @@ if (testDialect() === 'mysql') {
       const side = await direct();
       const watcher = await direct();
       try {
-        await side.query('BEGIN');
-        // Heavier than the payment, so that InnoDB picks the payment as the victim.
-        for (let index = 0; index < 20; index++) {
-          await side.query(
-            "INSERT INTO clients (names, created_at, updated_at) VALUES ('Heavy', NOW(), NOW())",
-          );
-        }
+        await beginHeavy(side);
         // The gap the payment's row goes into: its INSERT waits for this transaction.
         await side.query('SELECT id FROM invoice_payments WHERE invoice_id = ? FOR UPDATE', [
           invoice.id,
@@ -365,21 +390,7 @@ if (testDialect() === 'mysql') {
           answered = true;
           return response;
         });
-        let lockWaits = 0;
-        const deadline = Date.now() + 5000;
-        while (lockWaits === 0 && Date.now() < deadline) {
-          const [rows] = await watcher.query<RowDataPacket[]>(
-            `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-             WHERE DB = ? AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
-                                     WHERE trx_state = 'LOCK WAIT')`,
-            [databaseName],
-          );
-          lockWaits = Number(rows[0].n);
-
-          // InnoDB refreshes INNODB_TRX only when it was not read for 100 ms.
-          if (lockWaits === 0) await sleep(150);
-        }
-        expect(lockWaits).toBe(1);
+        expect(await lockWaits(watcher)).toBe(1);
         // The payment holds the invoice row and waits for the gap; this waits for the row.
         await side.query('SELECT id FROM invoices WHERE id = ? FOR UPDATE', [invoice.id]);
         // The side got the row: the payment was rolled back, and has not answered, as it runs
@@ -411,13 +422,7 @@ if (testDialect() === 'mysql') {
       const side = await direct();
       const watcher = await direct();
       try {
-        await side.query('BEGIN');
-        // Heavier than the add, so that InnoDB picks the add as the victim.
-        for (let index = 0; index < 20; index++) {
-          await side.query(
-            "INSERT INTO clients (names, created_at, updated_at) VALUES ('Heavy', NOW(), NOW())",
-          );
-        }
+        await beginHeavy(side);
         // The gap the add's invoice row goes into: its INSERT waits for this transaction,
         // holding the counter row it has just counted on.
         await side.query(
@@ -428,19 +433,7 @@ if (testDialect() === 'mysql') {
           answered = true;
           return response;
         });
-        let lockWaits = 0;
-        const deadline = Date.now() + 5000;
-        while (lockWaits === 0 && Date.now() < deadline) {
-          const [rows] = await watcher.query<RowDataPacket[]>(
-            `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-             WHERE DB = ? AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
-                                     WHERE trx_state = 'LOCK WAIT')`,
-            [databaseName],
-          );
-          lockWaits = Number(rows[0].n);
-          if (lockWaits === 0) await sleep(150);
-        }
-        expect(lockWaits).toBe(1);
+        expect(await lockWaits(watcher)).toBe(1);
         // The add holds the counter row and waits for the gap; this waits for the counter.
         await side.query(
           "SELECT last_value FROM number_counters WHERE kind = 'invoice' AND period = ? FOR UPDATE",

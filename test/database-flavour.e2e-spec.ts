@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
+import { runUntilExit } from './setup/service-process';
 import { createTestDatabase, dropTestDatabase } from './setup/test-database';
 
 /*
@@ -8,8 +6,6 @@ import { createTestDatabase, dropTestDatabase } from './setup/test-database';
  * MySQL 8's `FOR SHARE` for it): the built service (`npx nest build` first) stops at start-up
  * instead, saying to use mariadb://. Run on MariaDB only: the one server to name wrongly.
  */
-const MAIN = join(__dirname, '..', 'dist', 'main.js');
-
 describe('Start-up against MariaDB named mysql://', () => {
   beforeAll(createTestDatabase);
   afterAll(dropTestDatabase);
@@ -17,22 +13,10 @@ describe('Start-up against MariaDB named mysql://', () => {
   it('stops with a message saying to use mariadb://', async () => {
     const url = process.env.DATABASE_URL ?? '';
     expect(url).toMatch(/^mariadb:\/\//);
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        PORT: '1',
-        HOST: '127.0.0.1',
-        API_KEYS: 'k'.repeat(40),
-        DATABASE_URL: url.replace(/^mariadb:/, 'mysql:'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code] = (await once(child, 'exit')) as [number | null];
-    clearTimeout(timer);
+    const { code, output } = await runUntilExit(
+      { API_KEYS: 'k'.repeat(40), DATABASE_URL: url.replace(/^mariadb:/, 'mysql:') },
+      20_000,
+    );
 
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();

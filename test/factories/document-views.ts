@@ -37,6 +37,18 @@ export function viewTaxGroup(change: Partial<DocumentViewTaxGroup> = {}): Docume
   };
 }
 
+/** A German reverse-charge group (AE, 0 %) on `taxableAmount`, with its wording and code. */
+export function reverseChargeGroup(taxableAmount: string): DocumentViewTaxGroup {
+  return viewTaxGroup({
+    category: 'AE',
+    rate: '0',
+    taxableAmount,
+    taxAmount: '0.00',
+    exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
+    exemptionCode: 'VATEX-EU-AE',
+  });
+}
+
 /**
  * A German invoice, unpaid: hours with 10 % off, books at 7 % with money off, a reverse-charge
  * licence, 10 % off the document, a service period. The figures are the service's own for it
@@ -81,14 +93,7 @@ export function germanMixedRateInvoice(): Partial<DocumentView> {
     taxBreakdown: [
       viewTaxGroup({ taxableAmount: '230.85', taxAmount: '43.86' }),
       viewTaxGroup({ rate: '7', taxableAmount: '67.50', taxAmount: '4.73' }),
-      viewTaxGroup({
-        category: 'AE',
-        rate: '0',
-        taxableAmount: '450.00',
-        taxAmount: '0.00',
-        exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
-        exemptionCode: 'VATEX-EU-AE',
-      }),
+      reverseChargeGroup('450.00'),
     ],
     taxAmount: '48.59',
     total: '796.94',

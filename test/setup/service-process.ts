@@ -81,3 +81,25 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> 
   child.kill(signal);
   await exited;
 }
+
+/**
+ * Starts dist/main.js with the test's environment plus `env`, on a port nobody listens on, and
+ * waits for it to stop by itself (a service that did start is killed after `withinMs`, and
+ * answers code null): for start-ups that must refuse.
+ */
+export async function runUntilExit(
+  env: Record<string, string>,
+  withinMs = 15_000,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '1', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), withinMs);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, output };
+}

@@ -1,4 +1,8 @@
-import { viewLine as line, viewTaxGroup as group } from '../../../test/factories/document-views';
+import {
+  reverseChargeGroup,
+  viewLine as line,
+  viewTaxGroup as group,
+} from '../../../test/factories/document-views';
 import type { DocumentView } from '../document-view';
 import { messagesFor } from './document-messages';
 import { lineNotes, quantityText, supplyRow, taxLabel, totalRows } from './document-rows';
@@ -103,14 +107,7 @@ describe('totalRows', () => {
       discountPercent: '10',
       taxBreakdown: [
         group({ taxableAmount: '90.00', taxAmount: '17.10' }),
-        group({
-          category: 'AE',
-          rate: '0',
-          taxableAmount: '450.00',
-          taxAmount: '0.00',
-          exemptionReason: 'Steuerschuldnerschaft des Leistungsempfängers',
-          exemptionCode: 'VATEX-EU-AE',
-        }),
+        reverseChargeGroup('450.00'),
       ],
       taxAmount: '17.10',
       total: '557.10',
