@@ -55,6 +55,11 @@ export abstract class DocumentRepository<
   private readonly sendLogEntries: EntityTarget<DocumentSendLogRecord>;
   /** The condition of a document that counts: not archived, where documents can be. */
   private readonly live: FindOptionsWhere<D>;
+  /**
+   * Of one whose number counts: live, and not a draft (a draft's '' is no number), as the
+   * live-number unique index has it.
+   */
+  private readonly numbered: FindOptionsWhere<D>;
 
   protected constructor(
     protected readonly database: Database,
@@ -63,6 +68,7 @@ export abstract class DocumentRepository<
     this.documents = tables.document;
     this.sendLogEntries = tables.sendLogEntry;
     this.live = (tables.archivable ? LIVE : {}) as FindOptionsWhere<D>;
+    this.numbered = (tables.archivable ? { ...LIVE, draft: false } : {}) as FindOptionsWhere<D>;
   }
 
   /** A live document, or null; `forUpdate` holds its row until the transaction ends. */
@@ -120,7 +126,7 @@ export abstract class DocumentRepository<
     const clash = await this.database.manager
       .createQueryBuilder(this.tables.document, 'document')
       .select('document.id')
-      .where({ [this.tables.numberKey]: number, ...this.live })
+      .where({ [this.tables.numberKey]: number, ...this.numbered })
       .getOne();
     return clash !== null;
   }
@@ -132,10 +138,15 @@ export abstract class DocumentRepository<
    */
   protected async guardNumber(document: D, write: () => Promise<unknown>): Promise<void> {
     const number = String(document[this.tables.numberKey]);
+    // A draft's '' is no number (docs/numbering.md): the unique index leaves drafts out too.
+    if (number === '') {
+      await write();
+      return;
+    }
     const clash = await this.database.manager
       .createQueryBuilder(this.tables.document, 'document')
       .select('document.id')
-      .where({ [this.tables.numberKey]: number, ...this.live })
+      .where({ [this.tables.numberKey]: number, ...this.numbered })
       .getOne();
     if (clash && clash.id !== document.id) throw this.duplicateNumber(number);
     try {

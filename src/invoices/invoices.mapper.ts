@@ -88,6 +88,7 @@ export function toListItemFromRow(row: InvoiceListRow, today: string): InvoiceWi
     payment_status: row.paymentStatus,
     status: statusOf(
       {
+        draft: Boolean(row.draft),
         voided: row.voidedAt !== null,
         paymentStatus: row.paymentStatus,
         outstanding: money.outstanding,

@@ -29,6 +29,7 @@ export const INVOICE_LIST_COLUMNS = [
   'customerTaxId',
   'customerCountry',
   'paymentStatus',
+  'draft',
   'voidedAt',
   'voidReason',
   'currency',
@@ -52,6 +53,7 @@ export const INVOICE_LIST_COLUMNS = [
 
 /** Columns whose values the driver hands over in its own form: decimals, datetimes. */
 type DriverFormColumns =
+  | 'draft'
   | 'voidedAt'
   | 'taxRate'
   | 'taxAmount'
@@ -126,6 +128,7 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
    */
   statusFilter(status: InvoiceStatus, today: string): FindOptionsWhere<Invoice> {
     switch (status) {
+      case 'draft':
       case 'void':
       case 'paid':
         return { settlement: status };

@@ -59,6 +59,7 @@ export class InvoiceRemindersService {
     const today = this.clock.today();
     if (
       !invoice ||
+      invoice.draft ||
       invoice.voidedAt !== null ||
       invoice.paymentStatus === 'Paid' ||
       !invoice.amountPaid.lessThan(invoice.total)

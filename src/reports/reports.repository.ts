@@ -247,7 +247,8 @@ export class ReportsRepository {
     return this.monthSums(
       `SELECT i.currency, ${this.month('i.issue_date')} AS month, ${this.netSum('i')}
          FROM invoices i
-         WHERE i.deleted_at IS NULL AND i.issue_date BETWEEN ? AND ? AND i.voided_at IS NULL
+         WHERE i.deleted_at IS NULL AND i.draft = 0 AND i.issue_date BETWEEN ? AND ?
+           AND i.voided_at IS NULL
          ${this.groupBy('i.currency, month')}`,
       [period.from, period.to],
       onFact,
@@ -329,7 +330,8 @@ export class ReportsRepository {
   invoiceTax(period: Period, onFact: (fact: TaxFact) => void): Promise<void> {
     return this.taxSums(
       `FROM invoices d CROSS JOIN invoice_tax_breakdown g ON g.invoice_id = d.id
-        WHERE d.deleted_at IS NULL AND d.issue_date BETWEEN ? AND ? AND d.voided_at IS NULL`,
+        WHERE d.deleted_at IS NULL AND d.draft = 0 AND d.issue_date BETWEEN ? AND ?
+          AND d.voided_at IS NULL`,
       period,
       onFact,
     );
@@ -342,7 +344,8 @@ export class ReportsRepository {
   invoiceCount(period: Period, onFact: (fact: DocumentCount) => void): Promise<void> {
     return this.documentCounts(
       `FROM invoices d
-        WHERE d.deleted_at IS NULL AND d.issue_date BETWEEN ? AND ? AND d.voided_at IS NULL`,
+        WHERE d.deleted_at IS NULL AND d.draft = 0 AND d.issue_date BETWEEN ? AND ?
+          AND d.voided_at IS NULL`,
       period,
       onFact,
     );
@@ -375,7 +378,7 @@ export class ReportsRepository {
       await this.database.manager.query(
         `SELECT i.id, i.invoice_no AS invoiceNo, i.currency, i.issue_date AS issueDate, i.total
          FROM invoices i
-         WHERE i.client_id = ? AND i.deleted_at IS NULL AND i.voided_at IS NULL
+         WHERE i.client_id = ? AND i.deleted_at IS NULL AND i.draft = 0 AND i.voided_at IS NULL
            AND ${this.unindexed('i.issue_date')} <= ?`,
         [clientId, to],
       );

@@ -100,6 +100,10 @@ export abstract class PricedDocumentRecord {
 
 /** Invoices and estimates: also a description and a due date; they change and are archived. */
 export abstract class DocumentRecord extends PricedDocumentRecord {
+  /** A draft (docs/numbering.md): no number yet (''), outside every report, until issued. */
+  @Column({ type: 'boolean' })
+  draft: boolean;
+
   @TextColumn({ length: 1000 })
   description: string;
 

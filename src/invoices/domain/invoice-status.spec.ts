@@ -13,6 +13,7 @@ const today = '2026-11-25';
 
 function facts(fields: Partial<StatusFacts> & { paid?: string } = {}): StatusFacts {
   return {
+    draft: false,
     voidedAt: null,
     paymentStatus: 'Not Paid',
     total: new Decimal('100'),
@@ -23,7 +24,12 @@ function facts(fields: Partial<StatusFacts> & { paid?: string } = {}): StatusFac
 }
 
 describe('invoiceStatus', () => {
-  it('is void first, whatever else holds', () => {
+  it('is draft first, whatever else holds', () => {
+    const draft = facts({ draft: true, voidedAt: new Date(), paymentStatus: 'Paid' });
+    expect(invoiceStatus(draft, today)).toBe('draft');
+  });
+
+  it('is void next, whatever else holds', () => {
     const voided = facts({ voidedAt: new Date(), paymentStatus: 'Paid', dueDate: '2020-01-01' });
     expect(invoiceStatus(voided, today)).toBe('void');
   });
@@ -52,6 +58,7 @@ describe('the stored columns settlement and open_until', () => {
       new Date(Date.parse('2026-11-25') + days * 86_400_000).toISOString().slice(0, 10),
     );
   const facts = fc.record({
+    draft: fc.boolean(),
     voided: fc.boolean(),
     paymentStatus: fc.constantFrom('Paid' as const, 'Not Paid' as const),
     outstanding: fc.boolean(),
@@ -64,13 +71,15 @@ describe('the stored columns settlement and open_until', () => {
         const settlement = settlementOf(invoice);
         const openUntil = openUntilOf(invoice);
         const filtered =
-          settlement === 'void' || settlement === 'paid'
+          settlement === 'draft' || settlement === 'void' || settlement === 'paid'
             ? settlement
             : openUntil! < today
               ? 'overdue'
               : 'open';
         expect(filtered).toBe(statusOf(invoice, today));
-        expect(openUntil === null).toBe(settlement === 'void' || settlement === 'paid');
+        expect(openUntil === null).toBe(
+          settlement === 'draft' || settlement === 'void' || settlement === 'paid',
+        );
         expect(openUntil === OPEN_FOREVER).toBe(settlement === 'settled');
       }),
     );

@@ -3,7 +3,8 @@ import { outstandingBalance } from '../../documents/domain/document-totals';
 import { PaymentStatus } from './payment-status';
 
 /*
- * The one definition of an invoice's status (docs/corrections.md): `void`; else `paid` when
+ * The one definition of an invoice's status (docs/corrections.md): `draft` while it is one
+ * (docs/numbering.md); else `void`; else `paid` when
  * payment_status is Paid; else `overdue` when the due date is before today (UTC) and a balance
  * is outstanding; else `open`.
  *
@@ -15,7 +16,7 @@ import { PaymentStatus } from './payment-status';
  * (`open_until < OPEN_FOREVER`).
  */
 
-export const INVOICE_STATUSES = ['open', 'overdue', 'paid', 'void'] as const;
+export const INVOICE_STATUSES = ['open', 'overdue', 'paid', 'void', 'draft'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /**
@@ -23,12 +24,13 @@ export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
  * holds it: `unpaid` (Not Paid, a balance outstanding) is open until the due date, then
  * overdue; `settled` (Not Paid, nothing outstanding) is open.
  */
-export type Settlement = 'void' | 'paid' | 'unpaid' | 'settled';
+export type Settlement = 'draft' | 'void' | 'paid' | 'unpaid' | 'settled';
 
 /** `open_until` of a settled invoice: it is open for good, never overdue. */
 export const OPEN_FOREVER = '9999-12-31';
 
 export interface StatusFacts {
+  draft: boolean;
   voidedAt: Date | null;
   paymentStatus: PaymentStatus;
   total: Decimal;
@@ -38,6 +40,7 @@ export interface StatusFacts {
 
 /** The facts a status is made of, worked out (a list row read as text knows `outstanding`). */
 export interface SettlementFacts {
+  draft: boolean;
   voided: boolean;
   paymentStatus: PaymentStatus;
   /** Whether a balance is outstanding: outstandingBalance > 0. */
@@ -47,6 +50,7 @@ export interface SettlementFacts {
 
 export function settlementFacts(invoice: StatusFacts): SettlementFacts {
   return {
+    draft: invoice.draft,
     voided: invoice.voidedAt !== null,
     paymentStatus: invoice.paymentStatus,
     outstanding: outstandingBalance(invoice.total, invoice.amountPaid).gt(0),
@@ -60,11 +64,12 @@ export function invoiceStatus(invoice: StatusFacts, today: string): InvoiceStatu
 
 export function statusOf(facts: SettlementFacts, today: string): InvoiceStatus {
   const settlement = settlementOf(facts);
-  if (settlement === 'void' || settlement === 'paid') return settlement;
+  if (settlement === 'draft' || settlement === 'void' || settlement === 'paid') return settlement;
   return settlement === 'unpaid' && facts.dueDate < today ? 'overdue' : 'open';
 }
 
 export function settlementOf(facts: Omit<SettlementFacts, 'dueDate'>): Settlement {
+  if (facts.draft) return 'draft';
   if (facts.voided) return 'void';
   if (facts.paymentStatus === 'Paid') return 'paid';
   return facts.outstanding ? 'unpaid' : 'settled';
@@ -72,7 +77,7 @@ export function settlementOf(facts: Omit<SettlementFacts, 'dueDate'>): Settlemen
 
 /**
  * The last day the invoice is open, as the column `invoices.open_until` holds it: its due date
- * while unpaid, OPEN_FOREVER when settled, null when paid or void. So `overdue` is the one
+ * while unpaid, OPEN_FOREVER when settled, null when a draft, paid or void. So `overdue` is the one
  * range `open_until < today`, and `open` the one range `open_until >= today`.
  */
 export function openUntilOf(facts: SettlementFacts): string | null {

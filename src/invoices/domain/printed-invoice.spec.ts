@@ -6,6 +6,7 @@ const today = '2026-11-25';
 
 function facts(fields: Partial<StatusFacts> = {}): StatusFacts {
   return {
+    draft: false,
     voidedAt: null,
     paymentStatus: 'Not Paid',
     total: new Decimal('100'),

@@ -24,10 +24,10 @@ const PRINTED_KINDS: Record<LedgerEntryStatus, DocumentLedgerEntry['kind']> = {
   Credited: 'credit',
 };
 
-/** `void` when voided, else `paid` when its status is paid, else none: as `status` says. */
+/** `draft`, `void` or `paid` when its status is one of them, else none: as `status` says. */
 export function invoiceMark(invoice: StatusFacts, today: string): DocumentView['mark'] {
   const status = invoiceStatus(invoice, today);
-  return status === 'void' || status === 'paid' ? status : undefined;
+  return status === 'draft' || status === 'void' || status === 'paid' ? status : undefined;
 }
 
 /**

@@ -46,7 +46,8 @@ export function agingBalance(
   undone: Decimal,
 ): Decimal | null {
   const outstanding = outstandingBalance(invoice.total, invoice.amountPaid);
-  const settlement = settlementOf({ ...invoice, outstanding: outstanding.gt(0) });
+  // The aging report reads no drafts (their open_until is NULL, and they take no payment).
+  const settlement = settlementOf({ ...invoice, draft: false, outstanding: outstanding.gt(0) });
   if (settlement === 'void' || (settlement === 'paid' && outstanding.gt(0))) return null;
   const balance = outstanding.plus(undone);
   return balance.gt(0) ? balance : null;

@@ -9,6 +9,7 @@ import { Receivables1764600000000 } from './1764600000000-receivables';
 import { Documents1764700000000 } from './1764700000000-documents';
 import { Taxes1764800000000 } from './1764800000000-taxes';
 import { NumberSeries1764900000000 } from './1764900000000-number-series';
+import { Drafts1765000000000 } from './1765000000000-drafts';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -23,4 +24,5 @@ export const SQLITE_MIGRATIONS = [
   Documents1764700000000,
   Taxes1764800000000,
   NumberSeries1764900000000,
+  Drafts1765000000000,
 ];
