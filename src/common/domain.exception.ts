@@ -22,6 +22,8 @@ export const DOMAIN_ERROR_STATUS = {
   DELIVERY_IN_PROGRESS: 409,
   SEQUENCE_ALREADY_USED: 409,
   NUMBER_FROM_SERIES: 409,
+  DOCUMENT_DRAFT: 409,
+  NOT_A_DRAFT: 409,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;

@@ -19,6 +19,7 @@ import { ListEstimatesDto } from './dto/list-estimates.dto';
 import { UpdateEstimateDto } from './dto/update-estimate.dto';
 import { EstimatesService } from './estimates.service';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { IssueDocumentDto } from '../documents/dto/document-input.dto';
 
 const NOT_FOUND = 'No live estimate with this id';
 const INVALID = 'A missing or malformed parameter, an unknown or archived client, due before issue';
@@ -60,7 +61,11 @@ export class EstimatesController {
     description: 'Appends a send_log entry; accepted is unchanged.',
     body: SendDocumentDto,
     success: MessageResponseDto,
-    errors: { 404: NOT_FOUND, 422: 'A missing or malformed id or e-mail address' },
+    errors: {
+      404: NOT_FOUND,
+      409: 'The estimate is a draft',
+      422: 'A missing or malformed id or e-mail address',
+    },
   })
   send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.estimates.send(input);
@@ -77,7 +82,7 @@ export class EstimatesController {
     success: InvoiceWriteResponseDto,
     errors: {
       404: NOT_FOUND,
-      409: 'Already converted, or invoice_no is already used by a live invoice',
+      409: 'Already converted, a draft, or invoice_no is already used by a live invoice',
       422: 'A missing or malformed parameter, an archived client, due before issue',
     },
   })
@@ -86,6 +91,24 @@ export class EstimatesController {
     @RequestInput() input: ConvertEstimateDto,
   ): Promise<InvoiceWriteResponseDto> {
     return this.estimates.convert(id, input);
+  }
+
+  @Post(':id/issue')
+  @Idempotent()
+  @ApiEndpoint({
+    summary: 'Issue a draft estimate',
+    description:
+      'Beyond the specification: the draft takes the next number of the estimate series and its issue date; it can then be sent and converted. The due date keeps the draft’s term. Answers the estimate as read.',
+    pathId: 'Id of the estimate',
+    body: IssueDocumentDto,
+    success: EstimateReadResponseDto,
+    errors: { 404: NOT_FOUND, 409: 'The estimate is not a draft', 422: 'A malformed issue_date' },
+  })
+  issue(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: IssueDocumentDto,
+  ): Promise<EstimateReadResponseDto> {
+    return this.estimates.issue(id, input);
   }
 
   @Get(':id/pdf')

@@ -39,6 +39,7 @@ function estimateFields(estimate: Estimate): Omit<EstimateDto, 'id' | 'short_cod
     ...customerFields(estimate),
     ...pricingFields(estimate),
     accepted: estimate.accepted ? 'True' : 'False',
+    draft: estimate.draft,
     ...dateFields(estimate),
     ...taxTermsFields(estimate),
   };

@@ -5,6 +5,13 @@ import { DomainException } from '../common/domain.exception';
 import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
 import { NumberSeries } from '../numbering/number-series.service';
+import {
+  dueDateOnIssue,
+  refuseIfDraft,
+  refuseNumberOfDraft,
+  refuseUnlessDraft,
+} from '../documents/domain/draft-rules';
+import { IssueDocumentDto } from '../documents/dto/document-input.dto';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ListAnswer, listResponse } from '../database/find-list';
@@ -83,14 +90,14 @@ export class EstimatesService {
   }
 
   create(input: CreateEstimateDto): Promise<EstimateWriteResponseDto> {
+    const isDraft = input.draft === 'True';
+    if (isDraft) refuseNumberOfDraft('estimate_no', input.estimate_no);
     return this.database.transaction(async () => {
       const draft = await this.drafts.draft(input, null);
       const now = this.clock.now();
-      const estimateNo =
-        input.estimate_no ??
-        (await this.numbers.take('estimate', draft.issueDate, (number) =>
-          this.estimates.numberInUse(number),
-        ));
+      const estimateNo = isDraft
+        ? ''
+        : (input.estimate_no ?? (await this.takeNumber(draft.issueDate)));
       const estimate = await withFreshCode(
         generateShortCode,
         async (shortCode) => {
@@ -98,6 +105,7 @@ export class EstimatesService {
             ...draftColumns(draft),
             shortCode,
             estimateNo,
+            draft: isDraft,
             accepted: input.accepted === 'True',
             convertedInvoiceId: null,
             createdAt: now,
@@ -129,6 +137,7 @@ export class EstimatesService {
         record: estimate,
         lines: storedLines.map(toLineInput),
       });
+      if (estimate.draft) refuseNumberOfDraft('estimate_no', input.estimate_no);
       Object.assign(estimate, draftColumns(draft), {
         estimateNo: input.estimate_no ?? estimate.estimateNo,
         updatedAt: this.clock.now(),
@@ -151,6 +160,7 @@ export class EstimatesService {
   convert(id: number, input: ConvertEstimateDto): Promise<InvoiceWriteResponseDto> {
     return this.database.transaction(async () => {
       const estimate = await this.liveEstimate(id, true);
+      refuseIfDraft('estimate', estimate, 'converted');
       if (estimate.convertedInvoiceId !== null) {
         throw new DomainException(
           'ESTIMATE_ALREADY_CONVERTED',
@@ -176,6 +186,7 @@ export class EstimatesService {
       const invoice = await this.invoices.createFromDraft(draft, {
         invoiceNo: input.invoice_no,
         paymentStatus: 'Not Paid',
+        draft: false,
       });
       await this.estimates.markConverted(id, invoice.id, this.clock.now());
       await this.events.record({ type: 'estimate.converted', object: 'estimate', id, before });
@@ -183,10 +194,39 @@ export class EstimatesService {
     });
   }
 
-  /** Sends the estimate as it is now (DocumentOperations.send). */
+  /**
+   * A draft takes its number (from the series, of the period of its issue date): issued on
+   * `issue_date` (default today), valid for the same term.
+   */
+  issue(id: number, input: IssueDocumentDto): Promise<EstimateReadResponseDto> {
+    return this.database.transaction(async () => {
+      const estimate = await this.liveEstimate(id, true);
+      refuseUnlessDraft('estimate', estimate);
+      const before = await this.events.snapshot('estimate', id);
+      const issueDate = input.issue_date ?? this.clock.today();
+      Object.assign(estimate, {
+        estimateNo: await this.takeNumber(issueDate),
+        draft: false,
+        dueDate: dueDateOnIssue(estimate, issueDate),
+        issueDate,
+        updatedAt: this.clock.now(),
+      });
+      await this.estimates.update(estimate);
+      await this.events.record({ type: 'estimate.issued', object: 'estimate', id, before });
+      return this.get(id);
+    });
+  }
+
+  /** The estimate series' next number for a document dated `date`, in the open transaction. */
+  private takeNumber(date: string): Promise<string> {
+    return this.numbers.take('estimate', date, (number) => this.estimates.numberInUse(number));
+  }
+
+  /** Sends the estimate as it is now (DocumentOperations.send); a draft answers 409. */
   send(input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.operations.send('estimate', this.estimates, input, async (idText) => {
       const estimate = await this.liveEstimateNamed(idText, true);
+      refuseIfDraft('estimate', estimate, 'sent');
       const before = await this.events.snapshot('estimate', estimate.id);
       const print = await this.estimates.findLivePrint(estimate.id);
       if (!print) throw new Error(`Estimate ${estimate.id} is locked but not readable`);
@@ -221,6 +261,7 @@ export class EstimatesService {
     return toDocumentView('estimate', estimate.estimateNo, estimate, print.lines, {
       locale: this.operations.locale(print.clientLanguage),
       breakdown: print.breakdown,
+      ...(estimate.draft ? { mark: 'draft' as const } : {}),
     });
   }
 

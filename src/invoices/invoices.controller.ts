@@ -16,9 +16,9 @@ import { UpdateInvoiceDto } from './dto/update-invoice.dto';
 import { InvoicesService } from './invoices.service';
 import { ListInvoicesDto } from './dto/list-invoices.dto';
 import { Idempotent } from '../idempotency/idempotent.decorator';
+import { IssueDocumentDto } from '../documents/dto/document-input.dto';
 
 const NOT_FOUND = 'No live invoice with this id';
-const VOID = 'The invoice is void';
 const INVALID = 'A missing or malformed parameter, an unknown or archived client, due before issue';
 
 @ApiResource('invoices')
@@ -58,10 +58,32 @@ export class InvoicesController {
     description: 'Appends a send_log entry; payment_status is unchanged.',
     body: SendDocumentDto,
     success: MessageResponseDto,
-    errors: { 404: NOT_FOUND, 409: VOID, 422: 'A missing or malformed id or e-mail address' },
+    errors: {
+      404: NOT_FOUND,
+      409: 'The invoice is void, or a draft',
+      422: 'A missing or malformed id or e-mail address',
+    },
   })
   send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.invoices.send(input);
+  }
+
+  @Post(':id/issue')
+  @Idempotent()
+  @ApiEndpoint({
+    summary: 'Issue a draft invoice',
+    description:
+      'Beyond the specification: the draft takes the next number of the invoice series and its issue date, and becomes an ordinary invoice (reports, payments, sends). The due date keeps the draft’s term. Answers the invoice as read.',
+    pathId: 'Id of the invoice',
+    body: IssueDocumentDto,
+    success: InvoiceReadResponseDto,
+    errors: { 404: NOT_FOUND, 409: 'The invoice is not a draft', 422: 'A malformed issue_date' },
+  })
+  issue(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() input: IssueDocumentDto,
+  ): Promise<InvoiceReadResponseDto> {
+    return this.invoices.issue(id, input);
   }
 
   @Get(':id/pdf')

@@ -13,6 +13,14 @@ import { DocumentDraft, draftColumns } from '../documents/domain/document-draft'
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentView } from '../documents/document-view';
 import { toLineInput } from '../documents/documents.mapper';
+import {
+  dueDateOnIssue,
+  refuseIfDraft,
+  refuseNumberOfDraft,
+  refusePaidDraft,
+  refuseUnlessDraft,
+} from '../documents/domain/draft-rules';
+import { IssueDocumentDto } from '../documents/dto/document-input.dto';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { NumberSeries } from '../numbering/number-series.service';
@@ -49,6 +57,8 @@ import { InvoicePrint, InvoicesRepository } from './invoices.repository';
 export interface InvoiceIdentity {
   /** The caller's number; left out, the invoice series gives the next one. */
   invoiceNo: string | undefined;
+  /** A draft: no number until it is issued (docs/numbering.md). */
+  draft: boolean;
   paymentStatus: PaymentStatus;
 }
 
@@ -132,11 +142,17 @@ export class InvoicesService {
   }
 
   create(input: CreateInvoiceDto): Promise<InvoiceWriteResponseDto> {
+    const isDraft = input.draft === 'True';
+    if (isDraft) {
+      refuseNumberOfDraft('invoice_no', input.invoice_no);
+      refusePaidDraft(input.payment_status);
+    }
     return this.database.transaction(async () => {
       const draft = await this.drafts.draft(input, null);
       const invoice = await this.createFromDraft(draft, {
         invoiceNo: input.invoice_no,
         paymentStatus: input.payment_status,
+        draft: isDraft,
       });
       return invoice.response;
     });
@@ -149,11 +165,9 @@ export class InvoicesService {
   createFromDraft(draft: DocumentDraft, identity: InvoiceIdentity): Promise<CreatedInvoice> {
     return this.database.transaction(async () => {
       const now = this.clock.now();
-      const invoiceNo =
-        identity.invoiceNo ??
-        (await this.numbers.take('invoice', draft.issueDate, (number) =>
-          this.invoices.numberInUse(number),
-        ));
+      const invoiceNo = identity.draft
+        ? ''
+        : (identity.invoiceNo ?? (await this.takeNumber(draft.issueDate)));
       const invoice = await withFreshCode(
         generateShortCode,
         async (shortCode) => {
@@ -161,7 +175,8 @@ export class InvoicesService {
             ...draftColumns(draft),
             shortCode,
             invoiceNo,
-            numberFromSeries: identity.invoiceNo === undefined,
+            numberFromSeries: !identity.draft && identity.invoiceNo === undefined,
+            draft: identity.draft,
             paymentStatus: identity.paymentStatus,
             amountPaid: ZERO,
             amountCredited: ZERO,
@@ -200,6 +215,10 @@ export class InvoicesService {
         draft.currency !== invoice.currency && (await this.invoices.hasLedgerEntries(id));
       checkUpdateAgainstPayments({ ...invoice, hasLedgerEntries }, draft, input);
       refuseNumberChange(invoice, input.invoice_no);
+      if (invoice.draft) {
+        refuseNumberOfDraft('invoice_no', input.invoice_no);
+        refusePaidDraft(input.payment_status);
+      }
       Object.assign(invoice, draftColumns(draft), {
         invoiceNo: input.invoice_no ?? invoice.invoiceNo,
         paymentStatus: input.payment_status,
@@ -213,10 +232,40 @@ export class InvoicesService {
     });
   }
 
-  /** Sends the invoice as it is now (DocumentOperations.send); a void one answers 409. */
+  /**
+   * A draft takes its number (from the series, of the period of its issue date) and becomes an
+   * ordinary invoice: issued on `issue_date` (default today), due after the same term.
+   */
+  issue(id: number, input: IssueDocumentDto): Promise<InvoiceReadResponseDto> {
+    return this.database.transaction(async () => {
+      const invoice = await this.liveInvoice(id, true);
+      refuseUnlessDraft('invoice', invoice);
+      const before = await this.events.snapshot('invoice', id);
+      const issueDate = input.issue_date ?? this.clock.today();
+      Object.assign(invoice, {
+        invoiceNo: await this.takeNumber(issueDate),
+        numberFromSeries: true,
+        draft: false,
+        dueDate: dueDateOnIssue(invoice, issueDate),
+        issueDate,
+        updatedAt: this.clock.now(),
+      });
+      await this.invoices.update(invoice);
+      await this.events.record({ type: 'invoice.issued', object: 'invoice', id, before });
+      return this.answer(await this.liveDetail(id));
+    });
+  }
+
+  /** The invoice series' next number for a document dated `date`, in the open transaction. */
+  private takeNumber(date: string): Promise<string> {
+    return this.numbers.take('invoice', date, (number) => this.invoices.numberInUse(number));
+  }
+
+  /** Sends the invoice as it is now (DocumentOperations.send); a void one or a draft answers 409. */
   send(input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.operations.send('invoice', this.invoices, input, async (idText) => {
       const invoice = await this.changeableInvoice(DomainException.idOrNotFound('Invoice', idText));
+      refuseIfDraft('invoice', invoice, 'sent');
       const before = toRecordPart(invoice, this.clock.today());
       const print = await this.invoices.findLivePrint(invoice.id);
       if (!print) throw new Error(`Invoice ${invoice.id} is locked but not readable`);

@@ -8,6 +8,7 @@ import { generateShortCode, withFreshCode } from '../common/short-code';
 import { Database } from '../database/database';
 import { EventLog } from '../events/event-log';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
+import { refuseIfDraft } from '../documents/domain/draft-rules';
 import { refuseIfVoid } from '../invoices/domain/invoice-update';
 import {
   DEFAULT_PAYMENT_METHOD,
@@ -313,17 +314,21 @@ export class LedgerService {
     return toListItem(invoice, this.clock.today());
   }
 
-  /** A live invoice that is not void, locked and read whole: else 404, or 409 when void. */
+  /**
+   * A live invoice that is issued and not void, locked and read whole: else 404, or 409 when a
+   * draft or void.
+   */
   private async changeableDetail(id: number): Promise<InvoiceDetailRecord> {
     const detail = await this.ledger.lockDetail(id);
     if (!detail) throw DomainException.notFound('Invoice', String(id));
+    refuseIfDraft('invoice', detail.document, 'paid, refunded, credited, voided or marked');
     refuseIfVoid(detail.document);
     return detail;
   }
 
   /**
    * The live invoice a credit note's `invoice` parameter names, row-locked: 422 naming
-   * `invoice` when there is none, 409 when void.
+   * `invoice` when there is none, 409 when a draft or void.
    */
   private async creditableInvoice(idText: string): Promise<Invoice> {
     const id = parseId(idText);
@@ -333,6 +338,7 @@ export class LedgerService {
         invoice: [`invoice ${idText} does not exist or is archived`],
       });
     }
+    refuseIfDraft('invoice', invoice, 'credited');
     refuseIfVoid(invoice);
     return invoice;
   }

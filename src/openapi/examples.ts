@@ -151,6 +151,7 @@ const ESTIMATE = {
   due_date: '2026-03-06',
   note: 'Valid for two weeks.',
   accepted: 'True',
+  draft: false,
   created_at: '2026-02-20 14:03:55',
   updated_at: '2026-03-02 09:31:40',
 };
@@ -316,6 +317,7 @@ const MESSAGE = { message: `Payment recorded for invoice ${EXAMPLE_INVOICE.invoi
 const INVOICE_INPUT = {
   ...EXAMPLE_INVOICE,
   ...TERMS_INPUT,
+  draft: false,
   client: CLIENT.id,
   tax_rate: '20',
   email: CLIENT.email,
@@ -395,6 +397,7 @@ export const SCHEMA_EXAMPLES: Record<string, Examples> = {
   WebhookDeliveryDto: DELIVERY,
   WebhookAttemptDto: DELIVERY,
   WebhookDeliveryResponseDto: { message: `Delivery ${DELIVERY.id} queued for another attempt` },
+  IssueDocumentDto: { issue_date: EXAMPLE_INVOICE.issue_date },
   NumberSeriesDto: NUMBER_SERIES,
   UpdateNumberSeriesDto: { format: NUMBER_SERIES.format, next: NUMBER_SERIES.next },
   DeletedResponseDto: { id: EXAMPLE_INVOICE.id },

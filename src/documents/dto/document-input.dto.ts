@@ -138,6 +138,27 @@ export class DocumentInputDto extends DocumentTermsInputDto {
   @IsDefined({ message: 'items is required' })
   @LineItems()
   items: LineItemDto[];
+
+  @TrueFalseInputProperty({
+    required: false,
+    description:
+      'Add only. true: a draft, with no number (given none) until POST …/{id}/issue, changed and deleted freely, outside every report and sending nothing; default false',
+  })
+  @IsOptional()
+  @IsTrueFalse()
+  draft?: 'True' | 'False';
+}
+
+/** `POST /invoice/{id}/issue`, `POST /estimate/{id}/issue`: a draft takes its number. */
+export class IssueDocumentDto {
+  @DateInputProperty({
+    required: false,
+    description:
+      'Default today (UTC); the number is of its period, and the due date keeps the draft’s term',
+  })
+  @IsOptional()
+  @IsDateInput()
+  issue_date?: string;
 }
 
 /**

@@ -37,6 +37,13 @@ class EstimateFieldsDto extends IntersectionType(
 
   @EnumProperty(['True', 'False'])
   accepted: AcceptedFlag;
+
+  @ApiProperty({
+    type: 'boolean',
+    description:
+      'Beyond the specification: a draft has no number yet (empty) until POST /estimate/{id}/issue, and cannot be sent or converted',
+  })
+  draft: boolean;
 }
 
 /** An estimate in `GET /estimate/all` and `GET /estimate/{id}`: reference_no, no timestamps. */

@@ -4,7 +4,7 @@ import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line
 import { CreateEstimateDto } from './create-estimate.dto';
 
 /** The parameters of add; `items` may be left out, which keeps the estimate's lines. */
-export class UpdateEstimateDto extends OmitType(CreateEstimateDto, ['items'] as const) {
+export class UpdateEstimateDto extends OmitType(CreateEstimateDto, ['items', 'draft'] as const) {
   @ApiPropertyOptional({
     type: [LineItemDto],
     minItems: 1,

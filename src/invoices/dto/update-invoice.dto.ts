@@ -4,7 +4,7 @@ import { LineItemDto, LineItems, MAX_LINE_ITEMS } from '../../documents/dto/line
 import { CreateInvoiceDto } from './create-invoice.dto';
 
 /** The parameters of add; `items` may be left out, which keeps the invoice's lines. */
-export class UpdateInvoiceDto extends OmitType(CreateInvoiceDto, ['items'] as const) {
+export class UpdateInvoiceDto extends OmitType(CreateInvoiceDto, ['items', 'draft'] as const) {
   @ApiPropertyOptional({
     type: [LineItemDto],
     minItems: 1,

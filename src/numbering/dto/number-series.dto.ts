@@ -81,6 +81,7 @@ export class UpdateNumberSeriesDto {
     type: 'integer',
     minimum: 1,
     maximum: MAX_NEXT,
+    example: 43,
     description:
       'The next sequence number of the current period (e.g. when moving from another system); not below a number already taken (409)',
   })
