@@ -109,7 +109,7 @@ export interface DocumentView {
   /** Invoices only: total − amount paid. */
   balanceDue?: string;
   /** Invoices: `paid` (status Paid), `void` (voided); absent otherwise. */
-  mark?: 'paid' | 'void';
+  mark?: 'paid' | 'void' | 'draft';
   /** Void invoices: why, as given when it was voided ('' when none was). */
   voidReason?: string;
   /** Invoices: the ledger's payments, refunds and credits, oldest first (void ones left out). */

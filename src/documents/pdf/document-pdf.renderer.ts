@@ -25,6 +25,7 @@ import {
   drawAmountRow,
   drawLines,
   drawPageFooters,
+  drawWatermark,
   drawTableHeader,
   drawTextRow,
   headerHeight,
@@ -78,8 +79,8 @@ const LEDGER_COLUMN_MAX_SHARE = 0.28;
 /** Totals sit under the table, right-aligned: a label, then the amount and currency code. */
 const TOTALS: AmountRowWidths = { label: 150, value: 170, gap: 4 };
 
-/** The paid or void mark beside the title. */
-const MARK_COLORS = { paid: '#1a7f37', void: '#b42318' };
+/** The paid, void or draft mark beside the title. */
+const MARK_COLORS = { paid: '#1a7f37', void: '#b42318', draft: '#6b7280' };
 const MARK_PADDING = { x: 8, y: 3 };
 
 /** The line table's cells: the discount and the taxes print under the description. */
@@ -99,7 +100,7 @@ export function renderDocumentPdf(view: DocumentView, issuer: Issuer): Promise<B
   const printing = { view, issuer, messages: messagesFor(view.locale) };
   return pdfBytes(
     createPdf({
-      Title: `${title(printing)} ${view.number}`,
+      Title: `${title(printing)} ${view.number}`.trim(),
       Author: issuer.name,
       Creator: issuer.name,
       // The issue date, so the same document always gives the same bytes (pdfkit derives the
@@ -126,6 +127,8 @@ function drawDocument(pdf: PDFKit.PDFDocument, printing: Printing): void {
   drawPageFooters(pdf, (page, pages) =>
     messages.t('footer', { title: title(printing), number: view.number, page, pages }),
   );
+  // A draft says so across every page (docs/numbering.md).
+  if (view.mark === 'draft') drawWatermark(pdf, messages.t('mark.draft'));
 }
 
 function title({ view, messages }: Printing): string {
@@ -146,6 +149,11 @@ function drawTitle(pdf: PDFKit.PDFDocument, printing: Printing): void {
   ]);
   if (mark !== '') drawMark(pdf, mark, MARK_COLORS[view.mark!], markWidth, top);
   pdf.y = titleBottom;
+  // A draft has no number yet: no number line.
+  if (view.number === '') {
+    pdf.y += BLOCK_GAP / 2;
+    return;
+  }
   // The number on its own line across the page: a long one stays on one line.
   const label = messages.t('label.number', { kind: view.kind });
   const labelWidth = singleLineWidth(label, { size: TYPE_SIZE.body }) + CELL_PADDING.x * 2;

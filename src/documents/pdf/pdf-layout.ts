@@ -377,6 +377,21 @@ export function drawPageFooters(
   }
 }
 
+/** Light text across the middle of every page, on a slant: a draft's mark. */
+export function drawWatermark(pdf: PDFKit.PDFDocument, text: string): void {
+  const { start, count } = pdf.bufferedPageRange();
+  const size = 96;
+  for (let index = start; index < start + count; index += 1) {
+    pdf.switchToPage(index);
+    const { width, height } = pdf.page;
+    pdf.save();
+    pdf.rotate(-35, { origin: [width / 2, height / 2] });
+    pdf.fillColor(COLOR.muted).fillOpacity(0.18);
+    drawText(pdf, text, 0, height / 2 - size / 2, { size, bold: true, width, align: 'center' });
+    pdf.restore();
+  }
+}
+
 /**
  * Text as stored may hold control characters (NUL is kept as given): they have no glyph, so
  * each becomes a space; line breaks stay line breaks.
