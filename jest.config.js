@@ -102,7 +102,7 @@ const E2E_GROUPS = {
     'database-faults',
   ],
   workers: ['reminders', 'delivery-workers'],
-  access: ['auth', 'rate-limit', 'idempotency', 'generated-client', 'number-series'],
+  access: ['auth', 'rate-limit', 'idempotency', 'generated-client', 'number-series', 'drafts'],
   documents: [
     'documents-pdf',
     'documents-language',

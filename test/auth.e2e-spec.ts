@@ -34,6 +34,9 @@ interface Fixtures {
   voidableInvoice: string;
   creditNote: string;
   estimate: string;
+  /** Drafts (docs/numbering.md), so that an issue would succeed. */
+  draftInvoice: string;
+  draftEstimate: string;
   expense: string;
   /** A live webhook endpoint subscribed to every event. */
   webhook: string;
@@ -214,6 +217,20 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/v1/webhook/delivery/:id/retry', record: 'delivery', writes: true },
   { method: 'GET', path: '/v1/number-series/all', writes: false },
   {
+    method: 'POST',
+    path: '/v1/invoice/:id/issue',
+    record: 'draftInvoice',
+    writes: true,
+    body: () => ({}),
+  },
+  {
+    method: 'POST',
+    path: '/v1/estimate/:id/issue',
+    record: 'draftEstimate',
+    writes: true,
+    body: () => ({}),
+  },
+  {
     method: 'PUT',
     path: '/v1/number-series/:kind',
     writes: true,
@@ -282,6 +299,18 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   const voidableInvoice = (await createInvoice(agent, { client })).id;
   const creditNote = (await addCreditNote(agent, cashInvoice)).credit_note[0].id;
   const estimate = (await createEstimate(agent, { client, estimate_no: estimateNumber() })).id;
+  const draftOf = async (kind: 'invoice' | 'estimate'): Promise<string> => {
+    const items = [{ description: 'Draft', quantity: 1, rate: '1.00' }];
+    const body =
+      kind === 'invoice' ? { client, payment_status: 'Not Paid', items } : { client, items };
+    const added = await agent
+      .post(`/v1/${kind}/add`)
+      .send({ ...body, draft: true })
+      .expect(200);
+    return (added.body as Record<string, Array<{ id: string }>>)[kind][0].id;
+  };
+  const draftInvoice = await draftOf('invoice');
+  const draftEstimate = await draftOf('estimate');
   const expense = await createExpense(agent);
   const firstOf = async (path: string): Promise<string> =>
     ((await agent.get(path).expect(200)).body as { data: Array<{ id: string }> }).data[0].id;
@@ -294,6 +323,8 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
     cashInvoice,
     voidableInvoice,
     creditNote,
+    draftInvoice,
+    draftEstimate,
     estimate,
     expense,
     webhook,

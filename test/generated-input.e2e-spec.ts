@@ -5,11 +5,12 @@ import type TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { createClient } from './factories/clients';
 import { addCreditNote } from './factories/credit-notes';
-import { createEstimate, sendEstimate } from './factories/estimates';
+import { createEstimate, estimateInput, sendEstimate } from './factories/estimates';
 import { createExpense } from './factories/expenses';
 import {
   createInvoice,
   InvoiceDetail,
+  invoiceInput,
   payInvoice,
   readInvoice,
   refundInvoice,
@@ -112,6 +113,18 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     await sendEstimate(http, estimate.id, 'billing@example.com');
     const otherEstimate = await createEstimate(http, { client: other });
     const archivedEstimate = await createEstimate(http, { client: other });
+    // The issue operations' bases: a draft of each (docs/numbering.md), which the valid request
+    // issues last.
+    const draftOf = async (kind: 'invoice' | 'estimate', body: Record<string, unknown>) => {
+      const { invoice_no: _i, estimate_no: _e, ...rest } = body;
+      const added = await http
+        .post(`/v1/${kind}/add`)
+        .send({ ...rest, draft: true })
+        .expect(200);
+      return (added.body as Record<string, Array<{ id: string }>>)[kind][0].id;
+    };
+    const draftInvoice = await draftOf('invoice', { ...invoiceInput(other) });
+    const draftEstimate = await draftOf('estimate', { ...estimateInput(other) });
     const expense = await createExpense(http);
     const archivedExpense = await createExpense(http, { description: 'Taxi to airport' });
     // Webhook endpoints: a live one subscribed to everything, and one archived below, so that
@@ -171,7 +184,11 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
       },
       outstanding: '150.00',
       ledgers: await Promise.all(liveInvoices.map((live) => readLedger(http, live.id))),
-      bases: { credit_note: credited.id, void: voidable.id },
+      bases: {
+        credit_note: credited.id,
+        void: voidable.id,
+        issue: { invoice: draftInvoice, estimate: draftEstimate },
+      },
       archived: {
         client: [archivedClient],
         invoice: [archivedInvoice.id],

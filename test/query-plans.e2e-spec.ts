@@ -457,7 +457,7 @@ describe('Query plans', () => {
     function expectInvoicesIssued(plan: string[], alias: string): void {
       if (testDialect() === 'sqlite') {
         expect(plan).toEqual([
-          `SEARCH ${alias} USING COVERING INDEX idx_invoices_issued (deleted_at=? AND issue_date>? AND issue_date<?)`,
+          `SEARCH ${alias} USING COVERING INDEX idx_invoices_issued (deleted_at=? AND draft=? AND issue_date>? AND issue_date<?)`,
         ]);
       } else {
         expect(plan).toHaveLength(1);
@@ -473,7 +473,7 @@ describe('Query plans', () => {
     function expectInvoiceGroupsIssued(plan: string[]): void {
       if (testDialect() === 'sqlite') {
         expect(plan).toEqual([
-          'SEARCH d USING COVERING INDEX idx_invoices_issued (deleted_at=? AND issue_date>? AND issue_date<?)',
+          'SEARCH d USING COVERING INDEX idx_invoices_issued (deleted_at=? AND draft=? AND issue_date>? AND issue_date<?)',
           'SEARCH g USING INDEX uq_invoice_tax_breakdown_position (invoice_id=?)',
         ]);
       } else {

@@ -109,6 +109,8 @@ export const ESTIMATE_LIST_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
+  // extension: whether it is a draft (docs/numbering.md)
+  'draft',
 );
 
 /** POST /estimate/add, PUT /estimate/{id} ("estimate"): an Estimate with estimate_no. */
@@ -119,6 +121,8 @@ export const ESTIMATE_WRITE_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
+  // extension: whether it is a draft (docs/numbering.md)
+  'draft',
 );
 
 /** GET /client/{id} ("estimates"): an Estimate with reference_no and timestamps. */
@@ -130,6 +134,8 @@ export const ESTIMATE_CLIENT_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
+  // extension: whether it is a draft (docs/numbering.md)
+  'draft',
 );
 
 /** An estimate's line items and send log have the same keys as an invoice's. */

@@ -130,7 +130,12 @@ export interface SeedRecords {
    * credit note's base needs room below the balance and a known issue date; a void's base
    * holds no cash, and the valid request leaves it void.
    */
-  bases: { credit_note: string; void: string };
+  bases: {
+    credit_note: string;
+    void: string;
+    /** Drafts the issue operations name: the valid request issues each. */
+    issue: { invoice: string; estimate: string };
+  };
 }
 
 /** An invoice's ledger, in USD (two minor digits), as docs/corrections.md defines it. */
@@ -751,8 +756,11 @@ function validValue(name: string, raw: Schema, context: BaseContext): Value {
     case 'decimal':
       return kind.places >= 2 ? '12.50' : '12';
     case 'integer':
-      return String(kind.min);
+      // Its documented example where it has one (a series' next number: not below one taken).
+      return typeof schema.example === 'number' ? String(schema.example) : String(kind.min);
     case 'true-false':
+      // A draft takes no number, and the valid bodies give one: an ordinary document.
+      if (name === 'draft') return 'False';
       return kind.values[0] ?? 'False';
     case 'boolean':
       // A JSON boolean; the form encodings carry it as the word.
@@ -1882,7 +1890,11 @@ function clone<T>(value: T): T {
 /** The live record a valid request names in its path: a void's base holds no cash. */
 function pathRecord(plan: OperationPlan, seed: SeedRecords): string | undefined {
   if (!plan.pathId) return undefined;
-  return plan.template.endsWith('/void') ? seed.bases.void : seed.live[plan.resource][0];
+  if (plan.template.endsWith('/void')) return seed.bases.void;
+  if (plan.template.endsWith('/issue')) {
+    return seed.bases.issue[plan.resource as 'invoice' | 'estimate'];
+  }
+  return seed.live[plan.resource][0];
 }
 
 /** Whether the operation changes the record its path names (reads and archiving do not). */
