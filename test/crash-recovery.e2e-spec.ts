@@ -161,8 +161,8 @@ async function writeLoop(
     const currency = pick(['USD', 'EUR']);
     const taxRate = pick(['0', '7.5', '19.25']);
     const items = Array.from({ length: 1 + Math.floor(random() * 3) }, line);
-    // Every third invoice takes its number from the series (docs/numbering.md).
-    const fromSeries = sequence % 3 === 0;
+    // Every third invoice, the first of each loop, takes its number from the series.
+    const fromSeries = sequence % 3 === 1;
     const added = await write('POST', '/invoice/add', {
       client,
       ...(fromSeries ? {} : { invoice_no: `${prefix}-I${sequence}` }),
@@ -488,7 +488,7 @@ async function seriesProblems(sql: Sql): Promise<string[]> {
     }
     taken.set(parts[1], [...(taken.get(parts[1]) ?? []), Number(parts[2])]);
   }
-  // Each loop's third invoice takes a series number: none at all would prove nothing.
+  // Each loop's first invoice takes a series number: none at all would prove nothing.
   if (taken.size === 0) problems.push('no invoice took a number from the series');
   const counters = await sql.query(
     "SELECT period, last_value FROM number_counters WHERE kind = 'invoice'",

@@ -419,7 +419,7 @@ describeOutsideSlowRun('Reminders: one instance, the clock moved day by day', ()
     expect(pdf).toContain('28.88');
   }, 90_000);
 
-  it('stops once an invoice is paid, credited to nothing, void, archived or marked paid; none for a client without e-mail or archived', async () => {
+  it('stops once an invoice is paid, credited to nothing, void, archived or marked paid; none for a client without e-mail or archived, nor for a draft', async () => {
     const due = addDays(clock.today(), 5);
     const paymentDate = addDays(due, -20);
     const control = await trackedInvoice(test, { due });
@@ -437,12 +437,36 @@ describeOutsideSlowRun('Reminders: one instance, the clock moved day by day', ()
     expect(noEmail.email).toBe('');
     const clientArchived = await trackedInvoice(test, { due });
     await test.http.delete(`/v1/client/${clientArchived.client}`).expect(200);
+    // A draft (docs/numbering.md), due like the others, of a client with an e-mail: never.
+    const draftClient = await addClient(test.http);
+    const added = await test.http
+      .post('/v1/invoice/add')
+      .send({
+        client: draftClient.id,
+        draft: true,
+        payment_status: 'Not Paid',
+        tax_rate: '0',
+        issue_date: addDays(due, -30),
+        due_date: due,
+        items: [{ description: 'Draft', quantity: 1, rate: '100.00' }],
+      })
+      .expect(200);
+    const draft: Tracked = {
+      id: (added.body as { invoice: Array<{ id: string }> }).invoice[0].id,
+      no: 'the draft',
+      client: draftClient.id,
+      email: draftClient.email,
+      currency: 'USD',
+      due,
+    };
 
     // Step -3: every live invoice of a live client with an e-mail is reminded.
     clock.setToday(addDays(due, -3));
     const reminded = [control, partial, ...Object.values(stopped)];
     await expectRemindersSettleAt(test, sink, reminded, 1);
-    expect(await countsOf(test, sink, [clientArchived])).toEqual(exactly([clientArchived], 0));
+    expect(await countsOf(test, sink, [clientArchived, draft])).toEqual(
+      exactly([clientArchived, draft], 0),
+    );
     // No address: nothing in its log, no event (no mail can be told apart, so none is counted).
     expect(await sendLogOf(test, noEmail.id)).toEqual([]);
     expect(await reminderEvents(test, noEmail.id)).toEqual([]);
@@ -473,7 +497,9 @@ describeOutsideSlowRun('Reminders: one instance, the clock moved day by day', ()
       expect(await countsOf(test, sink, Object.values(stopped))).toEqual(
         exactly(Object.values(stopped), 1, [stopped.archived]),
       );
-      expect(await countsOf(test, sink, [clientArchived])).toEqual(exactly([clientArchived], 0));
+      expect(await countsOf(test, sink, [clientArchived, draft])).toEqual(
+        exactly([clientArchived, draft], 0),
+      );
       expect(await sendLogOf(test, noEmail.id)).toEqual([]);
       expect(await reminderEvents(test, noEmail.id)).toEqual([]);
     }
