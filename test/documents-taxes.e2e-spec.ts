@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { eventually } from './setup/eventually';
 import { createClient } from './factories/clients';
+import { GERMAN_MIXED_RATE_ROWS } from './factories/document-views';
 import { readInvoice, sendInvoice } from './factories/invoices';
 import { postTaxedInvoice, taxGroup } from './factories/taxes';
 import { createTestApp, TestApp } from './setup/create-app';
@@ -140,19 +141,7 @@ describe('Taxes, discounts, units and dates of supply as printed', () => {
       'Ausstellungsdatum 1. April 2026',
       'Leistungszeitraum 1. März 2026 – 31. März 2026',
       'Fälligkeitsdatum 30. April 2026',
-      'Beschreibung Menge Einzelpreis (EUR) Betrag (EUR)',
-      // Each row's figures, then what prints under its description: its discount, its tax.
-      'Beratung 3 Std. 95,00 256,50 Rabatt (10 %): -28,50 · USt. (19 %)',
-      'Fachbuch 2 40,00 75,00 Rabatt: -5,00 · USt. (7 %)',
-      'Softwarelizenz 1 500,00 500,00 USt. (0 %, Reverse Charge)',
-      'Zwischensumme 831,50 EUR',
-      'Rabatt (10 %) -83,15 EUR',
-      'USt. (19 %) auf 230,85 EUR 43,86 EUR',
-      'USt. (7 %) auf 67,50 EUR 4,73 EUR',
-      'USt. (0 %, Reverse Charge) auf 450,00 EUR 0,00 EUR',
-      'Steuerschuldnerschaft des Leistungsempfängers (VATEX-EU-AE)',
-      'Gesamtbetrag 796,94 EUR',
-      'Offener Betrag 796,94 EUR',
+      ...GERMAN_MIXED_RATE_ROWS,
     ]);
     // Every label in German: no English word, no unit code.
     expect(pdf).not.toMatch(/\bTax\b|Discount|Invoice|Reverse charge|HUR|C62/);

@@ -1,5 +1,5 @@
 import mjml2html from 'mjml';
-import { germanMixedRateInvoice } from '../../test/factories/document-views';
+import { coffeeLine, germanMixedRateInvoice } from '../../test/factories/document-views';
 import { Issuer } from '../document-vocabulary/issuer';
 import { DocumentView } from '../documents/document-view';
 import {
@@ -615,17 +615,7 @@ describe('composeDocumentMail', () => {
       view({
         supplyDate: '2026-04-03',
         pricesIncludeTax: true,
-        lines: [
-          {
-            description: 'Coffee',
-            quantity: '2.5',
-            rate: '21.40',
-            amount: '53.50',
-            unit: 'KGM',
-            discount: '0.00',
-            taxes: [{ name: 'VAT', category: 'S', rate: '5' }],
-          },
-        ],
+        lines: [coffeeLine()],
         subTotal: '53.50',
         discount: '0.00',
         taxBreakdown: [

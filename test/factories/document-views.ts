@@ -23,6 +23,18 @@ export function viewLine(change: Partial<DocumentViewLine> = {}): DocumentViewLi
   };
 }
 
+/** 2.5 kg of coffee at 21.40, at 5 % VAT: a gross-priced line (prices include tax). */
+export function coffeeLine(): DocumentViewLine {
+  return viewLine({
+    description: 'Coffee',
+    quantity: '2.5',
+    rate: '21.40',
+    amount: '53.50',
+    unit: 'KGM',
+    taxes: [{ name: 'VAT', category: 'S', rate: '5' }],
+  });
+}
+
 /** One breakdown group: 19 % on 100.00, unless changed. */
 export function viewTaxGroup(change: Partial<DocumentViewTaxGroup> = {}): DocumentViewTaxGroup {
   return {
@@ -101,3 +113,23 @@ export function germanMixedRateInvoice(): Partial<DocumentView> {
     balanceDue: '796.94',
   };
 }
+
+/**
+ * What the PDF of germanMixedRateInvoice prints from its table to its balance, row by row (as
+ * pdfText flattens it): each row's figures, then what prints under its description (its
+ * discount, its tax); the totals; each group, the reverse charge's wording under its own.
+ */
+export const GERMAN_MIXED_RATE_ROWS = [
+  'Beschreibung Menge Einzelpreis (EUR) Betrag (EUR)',
+  'Beratung 3 Std. 95,00 256,50 Rabatt (10 %): -28,50 · USt. (19 %)',
+  'Fachbuch 2 40,00 75,00 Rabatt: -5,00 · USt. (7 %)',
+  'Softwarelizenz 1 500,00 500,00 USt. (0 %, Reverse Charge)',
+  'Zwischensumme 831,50 EUR',
+  'Rabatt (10 %) -83,15 EUR',
+  'USt. (19 %) auf 230,85 EUR 43,86 EUR',
+  'USt. (7 %) auf 67,50 EUR 4,73 EUR',
+  'USt. (0 %, Reverse Charge) auf 450,00 EUR 0,00 EUR',
+  'Steuerschuldnerschaft des Leistungsempfängers (VATEX-EU-AE)',
+  'Gesamtbetrag 796,94 EUR',
+  'Offener Betrag 796,94 EUR',
+];

@@ -1,4 +1,8 @@
-import { germanMixedRateInvoice } from '../../../test/factories/document-views';
+import {
+  coffeeLine,
+  GERMAN_MIXED_RATE_ROWS,
+  germanMixedRateInvoice,
+} from '../../../test/factories/document-views';
 import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
 import { renderDocumentPdf } from './document-pdf.renderer';
 import { Issuer } from '../../document-vocabulary/issuer';
@@ -448,19 +452,7 @@ describe('renderDocumentPdf', () => {
         'Ausstellungsdatum 1. März 2026',
         'Leistungszeitraum 1. März 2026 – 31. März 2026',
         'Fälligkeitsdatum 31. März 2026',
-        'Beschreibung Menge Einzelpreis (EUR) Betrag (EUR)',
-        // The row's figures first, then what prints under its description.
-        'Beratung 3 Std. 95,00 256,50 Rabatt (10 %): -28,50 · USt. (19 %)',
-        'Fachbuch 2 40,00 75,00 Rabatt: -5,00 · USt. (7 %)',
-        'Softwarelizenz 1 500,00 500,00 USt. (0 %, Reverse Charge)',
-        'Zwischensumme 831,50 EUR',
-        'Rabatt (10 %) -83,15 EUR',
-        'USt. (19 %) auf 230,85 EUR 43,86 EUR',
-        'USt. (7 %) auf 67,50 EUR 4,73 EUR',
-        'USt. (0 %, Reverse Charge) auf 450,00 EUR 0,00 EUR',
-        'Steuerschuldnerschaft des Leistungsempfängers (VATEX-EU-AE)',
-        'Gesamtbetrag 796,94 EUR',
-        'Offener Betrag 796,94 EUR',
+        ...GERMAN_MIXED_RATE_ROWS,
       ]);
       expect(text).not.toMatch(/\bTax\b|Discount|HUR/);
     });
@@ -504,15 +496,7 @@ describe('renderDocumentPdf', () => {
       const { text } = await render(
         invoiceView({
           lines: [
-            {
-              description: 'Coffee',
-              quantity: '2.5',
-              rate: '21.40',
-              amount: '53.50',
-              unit: 'KGM',
-              discount: '0.00',
-              taxes: [{ name: 'VAT', category: 'S', rate: '5' }],
-            },
+            coffeeLine(),
             {
               description: 'Machine',
               quantity: '1',
