@@ -21,6 +21,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { NumberingModule } from './numbering/numbering.module';
 import { ReportsModule } from './reports/reports.module';
 import { RemindersModule } from './reminders/reminders.module';
+import { RecurringInvoicesModule } from './recurring-invoices/recurring-invoices.module';
 import { InvoicesModule } from './invoices/invoices.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { JobsModule } from './jobs/jobs.module';
@@ -40,6 +41,7 @@ const API_MODULES = [
   EventsModule,
   WebhooksModule,
   NumberingModule,
+  RecurringInvoicesModule,
   ReportsModule,
 ];
 

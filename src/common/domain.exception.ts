@@ -24,6 +24,8 @@ export const DOMAIN_ERROR_STATUS = {
   NUMBER_FROM_SERIES: 409,
   DOCUMENT_DRAFT: 409,
   NOT_A_DRAFT: 409,
+  SCHEDULE_NOT_ACTIVE: 409,
+  SCHEDULE_NOT_PAUSED: 409,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;

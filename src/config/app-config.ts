@@ -227,6 +227,11 @@ export class AppConfig {
     return this.read('REMINDER_SCAN_MS') ?? 60_000;
   }
 
+  /** How often every instance looks for recurring invoices with a period due (and at start-up). */
+  get recurringScanMs(): number {
+    return this.read('RECURRING_SCAN_MS') ?? 60_000;
+  }
+
   /**
    * The wait after each failed webhook attempt; when they are spent the delivery is failed.
    * Default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: about three days.

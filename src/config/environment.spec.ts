@@ -45,6 +45,8 @@ describe('validateEnvironment', () => {
     ['REMINDER_DAYS', '-400'],
     ['REMINDER_DAYS', '1,,2'],
     ['REMINDER_SCAN_MS', '10'],
+    ['RECURRING_SCAN_MS', '49'],
+    ['RECURRING_SCAN_MS', 'often'],
     ['DOCUMENT_LOCALE', 'xx'],
     ['DOCUMENT_LOCALE', 'EN'],
     ['DOCUMENT_LOCALE', 'en-GB'],

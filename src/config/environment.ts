@@ -311,6 +311,13 @@ export class EnvironmentVariables {
   @Min(50)
   @Max(86_400_000)
   REMINDER_SCAN_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(86_400_000)
+  RECURRING_SCAN_MS?: number;
 }
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;

@@ -28,13 +28,16 @@ export class DocumentDrafts {
 
   /**
    * Holds the client with a shared row lock until the transaction ends, so it cannot be
-   * archived under the document. Only inside a transaction.
+   * archived under the document. Only inside a transaction. The default tax keeps the name it
+   * was written with (`taxName`, or the existing document's): TAX_NAME when it was added.
    */
-  async draft(input: DocumentInput, existing: ExistingDocument | null): Promise<DocumentDraft> {
+  async draft(
+    input: DocumentInput,
+    existing: ExistingDocument | null,
+    taxName = existing?.record.taxName ?? this.config.taxName,
+  ): Promise<DocumentDraft> {
     const client = await this.holdClient(input.client, existing);
     const language = documentLocale(client?.language ?? '', this.config.documentLocale);
-    // The default tax keeps the name it was written with: TAX_NAME when the document was added.
-    const taxName = existing?.record.taxName ?? this.config.taxName;
     const items =
       client && input.items ? draftLines(input.items, { taxName, language }) : undefined;
     return draftDocument({ ...input, items }, existing, client, this.defaults(taxName));

@@ -32,6 +32,13 @@ export const EVENT_TYPES = [
   'credit_note.sent',
   'credit_note.delivery_sent',
   'credit_note.delivery_failed',
+  'recurring_invoice.created',
+  'recurring_invoice.updated',
+  'recurring_invoice.paused',
+  'recurring_invoice.resumed',
+  'recurring_invoice.invoiced',
+  'recurring_invoice.ended',
+  'recurring_invoice.deleted',
   'expense.created',
   'expense.updated',
   'expense.deleted',
@@ -46,13 +53,20 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The kinds of record events are about: each names the read operation `data` comes from. */
 export type EventObject =
-  'client' | 'invoice' | 'estimate' | 'credit_note' | 'expense' | 'webhook_endpoint';
+  | 'client'
+  | 'invoice'
+  | 'estimate'
+  | 'credit_note'
+  | 'recurring_invoice'
+  | 'expense'
+  | 'webhook_endpoint';
 
 export const EVENT_OBJECTS: readonly EventObject[] = [
   'client',
   'invoice',
   'estimate',
   'credit_note',
+  'recurring_invoice',
   'expense',
   'webhook_endpoint',
 ];

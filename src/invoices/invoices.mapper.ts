@@ -51,6 +51,7 @@ function invoiceFields(invoice: Invoice, today: string): InvoiceDto {
     payment_status: invoice.paymentStatus,
     status: invoiceStatus(invoice, today),
     void_reason: invoice.voidReason,
+    recurring_invoice_id: idOrEmpty(invoice.recurringInvoiceId),
     ...pricingFields(invoice),
     amount_paid: formatMoney(invoice.amountPaid, invoice.currency),
     outstanding_balance: formatMoney(
@@ -97,6 +98,7 @@ export function toListItemFromRow(row: InvoiceListRow, today: string): InvoiceWi
       today,
     ),
     void_reason: row.voidReason,
+    recurring_invoice_id: idOrEmpty(row.recurringInvoiceId),
     currency: row.currency,
     tax_rate: money.taxRate,
     tax_amount: money.taxAmount,
@@ -235,7 +237,7 @@ export function toPaymentEntry(payment: InvoicePayment, currency: string): Payme
     payment_date: payment.paymentDate,
     created_at: formatTimestamp(payment.createdAt),
     reason: payment.reason,
-    credit_note_id: payment.creditNoteId === null ? '' : String(payment.creditNoteId),
+    credit_note_id: idOrEmpty(payment.creditNoteId),
   };
 }
 
@@ -258,4 +260,9 @@ export function toInvoiceView(
     ...(mark === 'void' ? { voidReason: invoice.voidReason } : {}),
     ledger: printedLedger(print.payments, print.creditNoteNumbers),
   });
+}
+
+/** An optional reference as the API writes it: the id's digits, or '' for none. */
+function idOrEmpty(id: number | null): string {
+  return id === null ? '' : String(id);
 }

@@ -16,6 +16,11 @@ import {
   readInvoicePrint,
 } from './invoice-detail.query';
 
+/** An invoice a recurring schedule made, as the schedule's answer lists it. */
+export type MadeInvoice = Pick<Invoice, 'id' | 'invoiceNo' | 'issueDate'> & {
+  recurringInvoiceId: number;
+};
+
 /** The columns a list reads of each invoice (no entity is built: see `listRows`). */
 export const INVOICE_LIST_COLUMNS = [
   'id',
@@ -32,6 +37,7 @@ export const INVOICE_LIST_COLUMNS = [
   'draft',
   'voidedAt',
   'voidReason',
+  'recurringInvoiceId',
   'currency',
   'taxRate',
   'taxAmount',
@@ -142,6 +148,37 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
   /** True when an insert failed because its short code is another invoice's. */
   shortCodeTaken(error: unknown): boolean {
     return isUniqueViolation(error, 'uq_invoices_short_code', 'invoices.short_code');
+  }
+
+  /** True when an insert failed because its schedule already billed its period. */
+  periodBilled(error: unknown): boolean {
+    return isUniqueViolation(
+      error,
+      'uq_invoices_recurring_period',
+      'invoices.recurring_invoice_id, invoices.recurring_period',
+    );
+  }
+
+  /**
+   * The live invoices the schedules made, in order of schedule and period: one statement on
+   * the unique index of (schedule, period).
+   */
+  madeBySchedules(scheduleIds: number[]): Promise<MadeInvoice[]> {
+    if (scheduleIds.length === 0) return Promise.resolve([]);
+    return this.database.manager
+      .createQueryBuilder(Invoice, 'invoice')
+      .select([
+        'invoice.id',
+        'invoice.invoiceNo',
+        'invoice.issueDate',
+        'invoice.recurringInvoiceId',
+        'invoice.recurringPeriod',
+      ])
+      .where('invoice.recurringInvoiceId IN (:...scheduleIds)', { scheduleIds })
+      .andWhere('invoice.deletedAt IS NULL')
+      .orderBy('invoice.recurringInvoiceId', 'ASC')
+      .addOrderBy('invoice.recurringPeriod', 'ASC')
+      .getMany() as Promise<MadeInvoice[]>;
   }
 
   /** Whether the invoice's ledger has any entry. */

@@ -51,7 +51,7 @@ import {
   toRecordPart,
   toWriteResult,
 } from './invoices.mapper';
-import { InvoicePrint, InvoicesRepository } from './invoices.repository';
+import { InvoicePrint, InvoicesRepository, MadeInvoice } from './invoices.repository';
 
 /** Fields of an invoice's own row that a draft does not decide. */
 export interface InvoiceIdentity {
@@ -60,6 +60,8 @@ export interface InvoiceIdentity {
   /** A draft: no number until it is issued (docs/numbering.md). */
   draft: boolean;
   paymentStatus: PaymentStatus;
+  /** The schedule and period a recurring invoice bills (docs/recurring.md). */
+  recurring?: { scheduleId: number; period: string };
 }
 
 /** A new invoice: its id, and the answer add gives. */
@@ -177,6 +179,8 @@ export class InvoicesService {
             invoiceNo,
             numberFromSeries: !identity.draft && identity.invoiceNo === undefined,
             draft: identity.draft,
+            recurringInvoiceId: identity.recurring?.scheduleId ?? null,
+            recurringPeriod: identity.recurring?.period ?? null,
             paymentStatus: identity.paymentStatus,
             amountPaid: ZERO,
             amountCredited: ZERO,
@@ -289,6 +293,23 @@ export class InvoicesService {
       });
       return { message: `Invoice ${invoice.invoiceNo} deleted` };
     });
+  }
+
+  /** The live invoices each schedule made (docs/recurring.md), by schedule, oldest period first. */
+  async madeBySchedules(scheduleIds: number[]): Promise<Map<number, MadeInvoice[]>> {
+    const made = await this.database.read(() => this.invoices.madeBySchedules(scheduleIds));
+    const bySchedule = new Map<number, MadeInvoice[]>();
+    for (const invoice of made) {
+      const list = bySchedule.get(invoice.recurringInvoiceId) ?? [];
+      list.push(invoice);
+      bySchedule.set(invoice.recurringInvoiceId, list);
+    }
+    return bySchedule;
+  }
+
+  /** True when an add failed because its schedule had already billed the period. */
+  periodBilled(error: unknown): boolean {
+    return this.invoices.periodBilled(error);
   }
 
   /** The issue date of an invoice, archived or not, that a credit note corrects. */

@@ -31,6 +31,8 @@ export interface JobKind<T extends QueueRow> {
 export interface PeriodicJob {
   readonly name: string;
   readonly everyMs: number;
+  /** Runs once at start-up too, before the first interval. */
+  readonly runsAtStart?: boolean;
   run(stop: AbortSignal): Promise<void>;
 }
 
@@ -132,11 +134,14 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.all(running);
   }
 
-  /** Runs `job` one interval after start-up and then one interval after each run ends. */
+  /**
+   * Runs `job` one interval after start-up (at start-up when it `runsAtStart`) and then one
+   * interval after each run ends.
+   */
   private async every(job: PeriodicJob): Promise<void> {
     let failing = false;
-    for (;;) {
-      await this.pause(job.everyMs);
+    for (let first = true; ; first = false) {
+      if (!(first && job.runsAtStart)) await this.pause(job.everyMs);
       if (this.stop.signal.aborted) return;
       try {
         await job.run(this.stop.signal);

@@ -131,6 +131,7 @@ export const EXAMPLE_INVOICE = {
   payment_status: 'Not Paid',
   status: 'open',
   void_reason: '',
+  recurring_invoice_id: '',
   amount_paid: '1320.87',
   outstanding_balance: '1320.87',
   created_at: '2026-03-02 09:31:40',

@@ -50,6 +50,7 @@ export interface InvoiceFields extends TaxTermsFields {
   payment_status: string;
   status: 'open' | 'overdue' | 'paid' | 'void';
   void_reason: string;
+  recurring_invoice_id: string;
   currency: string;
   tax_rate: number;
   tax_amount: number;
@@ -159,6 +160,8 @@ export const INVOICE_READ_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: the status and the void's reason (docs/corrections.md)
   'status void_reason',
+  // extension: the recurring invoice schedule that made it (docs/recurring.md)
+  'recurring_invoice_id',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
 );
@@ -175,6 +178,8 @@ export const INVOICE_KEYS = keyList(
   'customer_tax_id customer_country',
   // extensions: the status and the void's reason (docs/corrections.md)
   'status void_reason',
+  // extension: the recurring invoice schedule that made it (docs/recurring.md)
+  'recurring_invoice_id',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
 );

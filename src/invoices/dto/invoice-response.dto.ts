@@ -62,6 +62,15 @@ export class InvoiceDto extends IntersectionType(
   @TextProperty('Beyond the specification: why the invoice was voided; empty unless void')
   void_reason: string;
 
+  @ApiProperty({
+    type: 'string',
+    pattern: '^([1-9][0-9]*)?$',
+    example: '',
+    description:
+      'Beyond the specification: the recurring invoice schedule that made it; empty for any other invoice',
+  })
+  recurring_invoice_id: string;
+
   @NumericTextProperty(
     'Payments received plus credits less refunds (Σ Completed + Σ Credited − Σ Refunded), with the currency’s minor digits',
   )

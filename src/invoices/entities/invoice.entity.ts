@@ -15,6 +15,16 @@ export class Invoice extends DocumentRecord {
   @Column({ name: 'number_from_series', type: 'boolean' })
   numberFromSeries: boolean;
 
+  /**
+   * The recurring invoice schedule that made it, and the date of the period it bills: unique
+   * together, so each period is billed once (docs/recurring.md). Null for every other invoice.
+   */
+  @Column({ name: 'recurring_invoice_id', type: 'int', unsigned: true, nullable: true })
+  recurringInvoiceId: number | null;
+
+  @Column({ name: 'recurring_period', type: 'date', nullable: true })
+  recurringPeriod: string | null;
+
   @TextColumn({ name: 'payment_status', length: 8 })
   paymentStatus: PaymentStatus;
 

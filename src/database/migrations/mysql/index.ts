@@ -11,6 +11,7 @@ import { Documents1764700000000 } from './1764700000000-documents';
 import { Taxes1764800000000 } from './1764800000000-taxes';
 import { NumberSeries1764900000000 } from './1764900000000-number-series';
 import { Drafts1765000000000 } from './1765000000000-drafts';
+import { RecurringInvoices1765100000000 } from './1765100000000-recurring-invoices';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MYSQL_MIGRATIONS = [
   Taxes1764800000000,
   NumberSeries1764900000000,
   Drafts1765000000000,
+  RecurringInvoices1765100000000,
 ];
