@@ -13,6 +13,7 @@ import {
   lineItems,
   payInvoice,
 } from './factories/invoices';
+import { recurringInvoiceInput } from './factories/recurring-invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { describeWithoutDatabase } from './setup/test-database';
 import { expectError } from './setup/expectations';
@@ -38,6 +39,8 @@ interface Fixtures {
   draftInvoice: string;
   draftEstimate: string;
   expense: string;
+  /** An active recurring invoice schedule (docs/recurring.md). */
+  recurring: string;
   /** A live webhook endpoint subscribed to every event. */
   webhook: string;
   /** One of its deliveries (never attempted: no delivery worker runs). */
@@ -230,6 +233,23 @@ const ROUTES: Route[] = [
     writes: true,
     body: () => ({}),
   },
+  { method: 'GET', path: '/v1/recurring-invoice/all', writes: false },
+  { method: 'GET', path: '/v1/recurring-invoice/:id', record: 'recurring', writes: false },
+  {
+    method: 'POST',
+    path: '/v1/recurring-invoice/add',
+    writes: true,
+    body: ({ client }) => recurringInvoiceInput(client),
+  },
+  {
+    method: 'PUT',
+    path: '/v1/recurring-invoice/:id',
+    record: 'recurring',
+    writes: true,
+    body: () => ({ note: 'Changed' }),
+  },
+  { method: 'POST', path: '/v1/recurring-invoice/:id/pause', record: 'recurring', writes: true },
+  { method: 'POST', path: '/v1/recurring-invoice/:id/resume', record: 'recurring', writes: true },
   {
     method: 'PUT',
     path: '/v1/number-series/:kind',
@@ -241,6 +261,7 @@ const ROUTES: Route[] = [
   { method: 'DELETE', path: '/v1/expense/:id', record: 'expense', writes: true },
   { method: 'DELETE', path: '/v1/client/:id', record: 'client', writes: true },
   { method: 'DELETE', path: '/v1/webhook/:id', record: 'webhook', writes: true },
+  { method: 'DELETE', path: '/v1/recurring-invoice/:id', record: 'recurring', writes: true },
 ];
 
 const nameOf = (route: Route) => `${route.method} ${route.path}`;
@@ -312,6 +333,10 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   const draftInvoice = await draftOf('invoice');
   const draftEstimate = await draftOf('estimate');
   const expense = await createExpense(agent);
+  const recurring = (
+    (await agent.post('/v1/recurring-invoice/add').send(recurringInvoiceInput(client)).expect(200))
+      .body as { recurring_invoice: Array<{ id: string }> }
+  ).recurring_invoice[0].id;
   const firstOf = async (path: string): Promise<string> =>
     ((await agent.get(path).expect(200)).body as { data: Array<{ id: string }> }).data[0].id;
   const delivery = await firstOf(`/v1/webhook/${webhook}/deliveries`);
@@ -327,6 +352,7 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
     draftEstimate,
     estimate,
     expense,
+    recurring,
     webhook,
     delivery,
     event,

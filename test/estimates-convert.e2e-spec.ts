@@ -121,6 +121,7 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       // Due the day it is issued (today): open.
       status: 'open',
       void_reason: '',
+      recurring_invoice_id: '',
       currency: 'EUR',
       tax_rate: 7.5,
       // 700.00 × 7.5% = 52.50.

@@ -16,6 +16,7 @@ import {
   refundInvoice,
   sendInvoice,
 } from './factories/invoices';
+import { recurringInvoiceInput } from './factories/recurring-invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import {
   HostileRequest,
@@ -125,6 +126,21 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     };
     const draftInvoice = await draftOf('invoice', { ...invoiceInput(other) });
     const draftEstimate = await draftOf('estimate', { ...estimateInput(other) });
+    // Recurring invoices (docs/recurring.md): an active one and a paused one, the bases of the
+    // valid pause and resume; no scan runs (OUTBOX_POLL_MS=0), so none makes an invoice.
+    const addSchedule = async (): Promise<string> => {
+      const added = await http
+        .post('/v1/recurring-invoice/add')
+        .send(recurringInvoiceInput(client))
+        .expect(200);
+      return (added.body as { recurring_invoice: Array<{ id: string }> }).recurring_invoice[0].id;
+    };
+    const [activeSchedule, pausedSchedule, archivedSchedule] = [
+      await addSchedule(),
+      await addSchedule(),
+      await addSchedule(),
+    ];
+    await http.post(`/v1/recurring-invoice/${pausedSchedule}/pause`).expect(200);
     const expense = await createExpense(http);
     const archivedExpense = await createExpense(http, { description: 'Taxi to airport' });
     // Webhook endpoints: a live one subscribed to everything, and one archived below, so that
@@ -141,6 +157,7 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
     await http.delete(`/v1/expense/${archivedExpense}`).expect(200);
     await http.delete(`/v1/client/${archivedClient}`).expect(200);
     await http.delete(`/v1/webhook/${archivedHook}`).expect(200);
+    await http.delete(`/v1/recurring-invoice/${archivedSchedule}`).expect(200);
     const dataSource = test.app.get(DataSource);
     // An archived endpoint's deliveries are listed nowhere: read from the table.
     const deliveries = async (endpoint: string): Promise<Array<{ id: string; status: string }>> =>
@@ -175,6 +192,7 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
         event: [events[0], events[events.length - 1]],
         webhook: [hook],
         'webhook-delivery': liveDeliveries.map((row) => row.id),
+        'recurring-invoice': [activeSchedule, pausedSchedule],
       },
       void: [voided.id],
       taken: {
@@ -188,6 +206,8 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
         credit_note: credited.id,
         void: voidable.id,
         issue: { invoice: draftInvoice, estimate: draftEstimate },
+        pause: activeSchedule,
+        resume: pausedSchedule,
       },
       archived: {
         client: [archivedClient],
@@ -201,6 +221,7 @@ describe('generated hostile input (OpenAPI-derived, fast-check)', () => {
         webhook: [archivedHook],
         // A delivery of an archived endpoint: retrying it answers 404.
         'webhook-delivery': archivedDeliveries.map((row) => row.id),
+        'recurring-invoice': [archivedSchedule],
       },
     };
     // The figures the rules are built on, as worked out above.

@@ -121,6 +121,7 @@ describe('Invoices', () => {
       // Due in March 2026 with nothing paid: overdue by any clock that runs this.
       status: 'overdue',
       void_reason: '',
+      recurring_invoice_id: '',
       currency: 'USD',
       tax_rate: 7.5,
       tax_amount: 1.59,

@@ -26,6 +26,8 @@ const COMMITTED = join(__dirname, '..', 'docs', 'openapi.json');
 const BODILESS_WRITES = [
   'POST /v1/webhook/{id}/rotate-secret',
   'POST /v1/webhook/delivery/{id}/retry',
+  'POST /v1/recurring-invoice/{id}/pause',
+  'POST /v1/recurring-invoice/{id}/resume',
 ];
 /** The only operations whose success is not JSON in the envelope. */
 const PDF_OPERATIONS = [
@@ -125,6 +127,7 @@ describe('OpenAPI document', () => {
       'events',
       'webhooks',
       'number series',
+      'recurring invoices',
       'reports',
       'Operations',
     ]);

@@ -312,6 +312,50 @@ const STATEMENT = {
   closing_balance: EXAMPLE_INVOICE.outstanding_balance,
 };
 
+/** A monthly retainer from 31 January: its periods fall on the month's last day when shorter. */
+const RECURRING = {
+  ...PRICED,
+  discount_percent: null,
+  discount_amount: '0.00',
+  prices_include_tax: false,
+  id: '12',
+  customer_id: CLIENT.id,
+  description: 'Monthly design retainer',
+  note: EXAMPLE_INVOICE.note,
+  interval: 'month',
+  interval_count: 1,
+  start_date: '2026-01-31',
+  end_date: '',
+  count: 12,
+  due_days: 30,
+  auto_send: true,
+  email: '',
+  draft: false,
+  status: 'active',
+  next_date: '2026-03-31',
+  invoices_made: 2,
+  created_at: '2026-01-20 14:05:11',
+  updated_at: '2026-02-28 00:00:02',
+};
+
+/** The invoices it made: one per period, numbered from the series. */
+const MADE_INVOICE = {
+  id: EXAMPLE_INVOICE.id,
+  invoice_no: 'INV-2026-0031',
+  issue_date: '2026-02-28',
+};
+
+/** Its add input: what each invoice takes, and the cadence. */
+const RECURRING_INPUT = {
+  ...RECURRING,
+  discount_percent: '5',
+  discount_amount: '110.07',
+  client: CLIENT.id,
+  tax_rate: '20',
+  end_date: '2026-12-31',
+  email: CLIENT.email,
+};
+
 const MESSAGE = { message: `Payment recorded for invoice ${EXAMPLE_INVOICE.invoice_no}` };
 
 /** Request bodies: what a client sends to make the records above. */
@@ -399,6 +443,10 @@ export const SCHEMA_EXAMPLES: Record<string, Examples> = {
   WebhookAttemptDto: DELIVERY,
   WebhookDeliveryResponseDto: { message: `Delivery ${DELIVERY.id} queued for another attempt` },
   IssueDocumentDto: { issue_date: EXAMPLE_INVOICE.issue_date },
+  RecurringInvoiceDto: RECURRING,
+  MadeInvoiceDto: MADE_INVOICE,
+  CreateRecurringInvoiceDto: RECURRING_INPUT,
+  UpdateRecurringInvoiceDto: RECURRING_INPUT,
   NumberSeriesDto: NUMBER_SERIES,
   UpdateNumberSeriesDto: { format: NUMBER_SERIES.format, next: NUMBER_SERIES.next },
   DeletedResponseDto: { id: EXAMPLE_INVOICE.id },
@@ -463,6 +511,7 @@ const PATH_ID_EXAMPLES: Examples = {
   event: EVENT.id,
   webhook: WEBHOOK.id,
   delivery: DELIVERY.id,
+  'recurring-invoice': RECURRING.id,
 };
 
 /** A property is given its example here unless it is a reference or composed of them. */

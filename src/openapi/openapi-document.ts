@@ -40,6 +40,10 @@ const TAGS: Array<[string, string]> = [
     'The formats and counters that number invoices, estimates and credit notes without gaps',
   ],
   [
+    'recurring invoices',
+    'Schedules that make one invoice per period, each period exactly once, numbered from the series',
+  ],
+  [
     'reports',
     'Receivables aging, profit and loss, tax summary and client statements: per currency, exact, as JSON or CSV',
   ],

@@ -135,6 +135,9 @@ export interface SeedRecords {
     void: string;
     /** Drafts the issue operations name: the valid request issues each. */
     issue: { invoice: string; estimate: string };
+    /** Recurring invoices the valid pause and resume name: an active one, a paused one. */
+    pause: string;
+    resume: string;
   };
 }
 
@@ -162,7 +165,8 @@ export type Resource =
   | 'event'
   | 'webhook'
   /** `/v1/webhook/delivery/{id}/…`: a delivery, named by its own id. */
-  | 'webhook-delivery';
+  | 'webhook-delivery'
+  | 'recurring-invoice';
 
 // ---------------------------------------------------------------------------------------------
 // Corpora
@@ -856,6 +860,10 @@ function validTerms(object: Record<string, Value>, context: BaseContext): Record
     delete kept[gross ? 'discount_percent' : 'discount_amount'];
   }
   if ('prices_include_tax' in kept) kept.prices_include_tax = gross ? true : 'fAlse';
+  // A recurring invoice ends on a date or after a count, not both (docs/recurring.md).
+  if ('end_date' in kept && 'count' in kept && 'interval' in kept) {
+    delete kept[gross ? 'end_date' : 'count'];
+  }
   if ('supply_date' in kept && 'period_start' in kept && 'period_end' in kept) {
     if (gross) {
       delete kept.supply_date;
@@ -1409,6 +1417,18 @@ function ruleDefects(
         ),
     );
   }
+  if (has('start_date') && has('end_date') && has('count')) {
+    found.push(
+      fc.constantFrom(
+        rule('end_date 2026-02-28 before start_date 2026-03-01', {
+          start_date: '2026-03-01',
+          end_date: '2026-02-28',
+          count: REMOVED,
+        }),
+        rule('end_date with count', { end_date: '2026-12-31', count: 3 }),
+      ),
+    );
+  }
   if (has('items')) {
     const line = (quantity: string, rate: string) => ({ description: 'Overflow', quantity, rate });
     const overflowing: Array<[string, Record<string, Value>]> = [
@@ -1894,6 +1914,8 @@ function pathRecord(plan: OperationPlan, seed: SeedRecords): string | undefined 
   if (plan.template.endsWith('/issue')) {
     return seed.bases.issue[plan.resource as 'invoice' | 'estimate'];
   }
+  if (plan.template.endsWith('/pause')) return seed.bases.pause;
+  if (plan.template.endsWith('/resume')) return seed.bases.resume;
   return seed.live[plan.resource][0];
 }
 
