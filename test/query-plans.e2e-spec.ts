@@ -7,6 +7,8 @@ import { InvoicePayment } from '../src/invoices/entities/invoice-payment.entity'
 import { InvoiceReminder } from '../src/reminders/entities/invoice-reminder.entity';
 import { Invoice } from '../src/invoices/entities/invoice.entity';
 import { InvoiceRemindersService } from '../src/reminders/invoice-reminders.service';
+import { RecurringInvoice } from '../src/recurring-invoices/entities/recurring-invoice.entity';
+import { RecurringInvoicesService } from '../src/recurring-invoices/recurring-invoices.service';
 import { createClient } from './factories/clients';
 import { addCreditNote } from './factories/credit-notes';
 import { createExpense } from './factories/expenses';
@@ -706,6 +708,50 @@ describe('Query plans', () => {
         return;
       }
       expectNoScan(plan, 'i|r|c');
+    });
+
+    it('the recurring invoice scan reads the due schedules from idx_recurring_invoices_due', async () => {
+      // 3,000 schedules whose next period is months or years away, and 300 ended (no next
+      // period): none is due today, so the scans every RECURRING_SCAN_MS make nothing here.
+      const added = await test.http
+        .post('/v1/recurring-invoice/add')
+        .send({
+          client: customer,
+          interval: 'month',
+          start_date: '2026-07-01',
+          items: [{ description: 'Plan', quantity: 1, rate: '1.00' }],
+        })
+        .expect(200);
+      const id = Number(
+        (added.body as { recurring_invoice: Array<{ id: string }> }).recurring_invoice[0].id,
+      );
+      const { id: _id, ...schedule } = await dataSource.manager.findOneByOrFail(RecurringInvoice, {
+        id,
+      });
+      for (let start = 0; start < 3300; start += 300) {
+        const rows = Array.from({ length: 300 }, (_, index) => {
+          const n = start + index;
+          return n < 3000
+            ? { ...schedule, nextDate: addDays('2026-07-01', n % 1500) }
+            : { ...schedule, status: 'ended' as const, nextDate: null };
+        });
+        await dataSource.manager.insert(RecurringInvoice, rows);
+      }
+      if (testDialect() === 'mysql') await dataSource.query('ANALYZE TABLE recurring_invoices');
+      const seen = await statements(/FROM recurring_invoices/, () =>
+        test.app.get(RecurringInvoicesService).due(500),
+      );
+      expect(seen).toHaveLength(1);
+      const plan = await steps(seen[0]);
+      if (testDialect() === 'sqlite') {
+        expectSteps(
+          plan,
+          /^SEARCH recurring_invoices USING INDEX idx_recurring_invoices_due \(next_date<\?\)$/,
+        );
+      } else {
+        expectSteps(plan, /^SIMPLE recurring_invoices range idx_recurring_invoices_due /);
+      }
+      expectNoScan(plan, 'recurring_invoices');
     });
   });
 });
