@@ -69,6 +69,7 @@ describe('Recurring invoices', () => {
         // Scans are run by the tests; the one at start-up finds nothing.
         RECURRING_SCAN_MS: '86400000',
         OUTBOX_POLL_MS: '20',
+        MAIL_RETRY_BASE_MS: '20',
         SMTP_URL: sink.url,
       },
     });
@@ -385,6 +386,79 @@ describe('Recurring invoices', () => {
       expect(mail.mail.attachments.map((file) => file.filename)).toEqual([
         `${made.invoice_no}.pdf`,
       ]);
+    });
+
+    it('retries an auto-sent invoice’s e-mail through the outbox while the mail server is down', async () => {
+      const sendsFrom = addDays(REAL_TODAY, -30);
+      clock.setToday(sendsFrom);
+      const schedule = await add({ start_date: sendsFrom, auto_send: true, count: 1 });
+      const already = sink.received.length;
+      await sink.stop();
+      try {
+        await scan();
+        const [made] = await invoicesOf(schedule);
+        const log = (
+          expectSuccess(await test.http.get(`/v1/invoice/${made.id}`)) as {
+            send_log: Array<{ email: string; delivery: string }>;
+          }
+        ).send_log;
+        expect(log).toEqual([expect.objectContaining({ email: 'billing@example.com' })]);
+        expect(log[0].delivery).not.toBe('sent');
+      } finally {
+        await sink.start();
+      }
+      const received = await sink.waitForCount(already + 1);
+      const [made] = (await read(schedule.id)).invoices;
+      expect(received.at(-1)?.mail.headers.subject).toContain(made.invoice_no);
+    });
+
+    it('keeps every value an update leaves out or gives as null', async () => {
+      clock.setToday('2026-01-01');
+      const schedule = await add({
+        start_date: '2026-02-01',
+        due_days: 10,
+        auto_send: true,
+        email: 'ap@example.com',
+        draft: true,
+        count: 4,
+      });
+      const nulls = Object.fromEntries(
+        [
+          'client',
+          'items',
+          'interval',
+          'interval_count',
+          'start_date',
+          'due_days',
+          'auto_send',
+          'email',
+          'draft',
+          'description',
+          'currency',
+          'tax_rate',
+          'note',
+        ].map((name) => [name, null]),
+      );
+      const response = await test.http.put(`/v1/recurring-invoice/${schedule.id}`).send(nulls);
+      const { updated_at: _before, ...kept } = schedule;
+      const { updated_at: _after, ...after } = (
+        expectSuccess(response) as { recurring_invoice: RecurringInvoiceOutput[] }
+      ).recurring_invoice[0];
+      expect(after).toEqual(kept);
+    });
+
+    it('replays an add sent again with its Idempotency-Key, making one schedule', async () => {
+      const body = recurringInvoiceInput(client, { start_date: '2026-03-01' });
+      const first = await test.http
+        .post('/v1/recurring-invoice/add')
+        .set('Idempotency-Key', 'recurring-once')
+        .send(body);
+      const again = await test.http
+        .post('/v1/recurring-invoice/add')
+        .set('Idempotency-Key', 'recurring-once')
+        .send(body);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
     });
 
     it('ends on DELETE: 404 from then on, its invoices stay and no more are made', async () => {

@@ -159,10 +159,11 @@ export class RecurringInvoicesService {
       }
       refuseEndBeforeStart(schedule);
       if (cadenceChanged) Object.assign(schedule, rescheduled(schedule));
-      if (input.due_days !== undefined) schedule.dueDays = input.due_days;
-      if (input.auto_send !== undefined) schedule.autoSend = input.auto_send === 'True';
-      if (input.email !== undefined) schedule.email = input.email;
-      if (input.draft !== undefined) schedule.draft = input.draft === 'True';
+      // A parameter left out, or null where null removes nothing, keeps its value.
+      if (input.due_days != null) schedule.dueDays = input.due_days;
+      if (input.auto_send != null) schedule.autoSend = input.auto_send === 'True';
+      if (input.email != null) schedule.email = input.email;
+      if (input.draft != null) schedule.draft = input.draft === 'True';
       schedule.updatedAt = this.clock.now();
       await this.schedules.save(schedule);
       await this.record('recurring_invoice.updated', id, before);
