@@ -27,7 +27,7 @@ const transform = {
 };
 const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES})/)`];
 
-const SLOW = ['crash-recovery', 'two-instances', 'webhooks-durability'];
+const SLOW = ['crash-recovery', 'two-instances', 'webhooks-durability', 'recurring-crash'];
 /** In both runs, larger in the slow one. */
 const SLOW_AS_WELL = ['generated-input', 'hostile-input', 'rule-copies', 'taxes-property'];
 /** In both runs; in the slow one on MariaDB only, with instances competing for one database. */
@@ -35,7 +35,12 @@ const SLOW_ON_MARIADB = ['delivery-workers', 'reminders'];
 const slowRun = process.env.TEST_SLOW === '1';
 // SQLite serves one process (its write queue is in the process): two processes on one file
 // answer 503 (SQLITE_BUSY_SNAPSHOT), so the two-instance workloads are MariaDB's only.
-const MARIADB_ONLY = ['two-instances', 'webhooks-durability', 'database-flavour'];
+const MARIADB_ONLY = [
+  'two-instances',
+  'webhooks-durability',
+  'database-flavour',
+  'recurring-crash',
+];
 // Files that touch no database (the service refusing a configuration before it connects) run
 // once, in the SQLite project: a second run would prove the same thing again.
 const DATABASE_FREE = ['startup'];
@@ -101,7 +106,7 @@ const E2E_GROUPS = {
     'http-hardening',
     'database-faults',
   ],
-  workers: ['reminders', 'delivery-workers'],
+  workers: ['reminders', 'delivery-workers', 'recurring-invoices'],
   access: ['auth', 'rate-limit', 'idempotency', 'generated-client', 'number-series', 'drafts'],
   documents: [
     'documents-pdf',

@@ -160,25 +160,37 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
   }
 
   /**
-   * The live invoices the schedules made, in order of schedule and period: one statement on
-   * the unique index of (schedule, period).
+   * The live invoices of each schedule's latest `latest` periods, in order of schedule and
+   * period: one statement, read along the unique index of (schedule, period).
    */
-  madeBySchedules(scheduleIds: number[]): Promise<MadeInvoice[]> {
-    if (scheduleIds.length === 0) return Promise.resolve([]);
-    return this.database.manager
-      .createQueryBuilder(Invoice, 'invoice')
-      .select([
-        'invoice.id',
-        'invoice.invoiceNo',
-        'invoice.issueDate',
-        'invoice.recurringInvoiceId',
-        'invoice.recurringPeriod',
-      ])
-      .where('invoice.recurringInvoiceId IN (:...scheduleIds)', { scheduleIds })
-      .andWhere('invoice.deletedAt IS NULL')
-      .orderBy('invoice.recurringInvoiceId', 'ASC')
-      .addOrderBy('invoice.recurringPeriod', 'ASC')
-      .getMany() as Promise<MadeInvoice[]>;
+  async madeBySchedules(scheduleIds: number[], latest: number): Promise<MadeInvoice[]> {
+    if (scheduleIds.length === 0) return [];
+    const rows = await this.database.manager.query<
+      Array<{
+        id: number | string;
+        invoice_no: string;
+        issue_date: string;
+        schedule: number | string;
+      }>
+    >(
+      `SELECT id, invoice_no, issue_date, schedule FROM (
+        SELECT id, invoice_no, issue_date, recurring_invoice_id AS schedule, recurring_period,
+          ROW_NUMBER() OVER (
+            PARTITION BY recurring_invoice_id ORDER BY recurring_period DESC) AS latest
+        FROM invoices
+        WHERE recurring_invoice_id IN (${scheduleIds.map(() => '?').join(', ')})
+          AND deleted_at IS NULL
+      ) made
+      WHERE latest <= ?
+      ORDER BY schedule, recurring_period`,
+      [...scheduleIds, latest],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      invoiceNo: row.invoice_no,
+      issueDate: row.issue_date,
+      recurringInvoiceId: Number(row.schedule),
+    }));
   }
 
   /** Whether the invoice's ledger has any entry. */

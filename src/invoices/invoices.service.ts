@@ -93,6 +93,7 @@ export class InvoicesService {
     const today = this.clock.today();
     const filter: FindOptionsWhere<Invoice> = {
       clientId: idFilter(query.client),
+      recurringInvoiceId: idFilter(query.recurring_invoice),
       paymentStatus: query.payment_status,
       issueDate: dateRange(query.from, query.to),
       ...(query.status === undefined ? {} : this.invoices.statusFilter(query.status, today)),
@@ -295,9 +296,15 @@ export class InvoicesService {
     });
   }
 
-  /** The live invoices each schedule made (docs/recurring.md), by schedule, oldest period first. */
-  async madeBySchedules(scheduleIds: number[]): Promise<Map<number, MadeInvoice[]>> {
-    const made = await this.database.read(() => this.invoices.madeBySchedules(scheduleIds));
+  /**
+   * The live invoices of the latest `latest` periods each schedule made (docs/recurring.md), by
+   * schedule, oldest period first.
+   */
+  async madeBySchedules(
+    scheduleIds: number[],
+    latest: number,
+  ): Promise<Map<number, MadeInvoice[]>> {
+    const made = await this.database.read(() => this.invoices.madeBySchedules(scheduleIds, latest));
     const bySchedule = new Map<number, MadeInvoice[]>();
     for (const invoice of made) {
       const list = bySchedule.get(invoice.recurringInvoiceId) ?? [];

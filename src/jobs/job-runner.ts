@@ -69,7 +69,9 @@ export class JobRunner implements OnApplicationBootstrap, OnModuleDestroy {
 
   onApplicationBootstrap(): void {
     if (this.config.outboxPollMs === 0) {
-      this.logger.log('OUTBOX_POLL_MS=0: this instance delivers nothing; another one must');
+      this.logger.log(
+        'OUTBOX_POLL_MS=0: this instance delivers nothing, reminds no one and makes no recurring invoices; another one must',
+      );
       return;
     }
     this.loops = [

@@ -488,6 +488,7 @@ const QUERY_EXAMPLES: Examples = {
   category: EXPENSE.category,
   currency: PRICED.currency,
   invoice: EXAMPLE_INVOICE.id,
+  recurring_invoice: '12',
   from: '2026-03-01',
   to: '2026-03-31',
   as_of: AGING.as_of,

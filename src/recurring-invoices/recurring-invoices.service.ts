@@ -63,6 +63,12 @@ type Content = Omit<DocumentInputDto, 'items' | 'draft'> & {
 const DEFAULT_DUE_DAYS = 30;
 
 /**
+ * How many of its latest invoices an answer lists: every answer (and every event's `data`)
+ * stays small however long the schedule runs; `GET /invoice/all?recurring_invoice=` lists all.
+ */
+export const INVOICES_SHOWN = 12;
+
+/**
  * Recurring invoices (docs/recurring.md): schedules through the API, and the making of each
  * period's invoice. A period is made in one transaction: the schedule's row locked (passed over
  * when another instance holds it), the invoice written with its number from the series and the
@@ -227,8 +233,10 @@ export class RecurringInvoicesService {
     try {
       return await this.database.transaction(() => this.makeNextInTransaction(id));
     } catch (error) {
-      if (this.invoices.periodBilled(error)) return false;
-      throw error;
+      if (!this.invoices.periodBilled(error)) throw error;
+      // Only a second writer of the same period gets here (the row lock keeps instances apart).
+      this.logger.warn({ schedule: id }, 'A recurring invoice period was billed already');
+      return false;
     }
   }
 
@@ -333,7 +341,10 @@ export class RecurringInvoicesService {
 
   /** The schedules as answered, with the invoices each made: one statement for all of them. */
   private async answers(schedules: RecurringInvoice[]): Promise<RecurringInvoiceDto[]> {
-    const made = await this.invoices.madeBySchedules(schedules.map((schedule) => schedule.id));
+    const made = await this.invoices.madeBySchedules(
+      schedules.map((schedule) => schedule.id),
+      INVOICES_SHOWN,
+    );
     return schedules.map((schedule) =>
       toRecurringInvoice(schedule, (made.get(schedule.id) ?? []).map(toMadeInvoice)),
     );

@@ -365,6 +365,7 @@ const EVENT_TABLES: Record<string, string> = {
   invoice: 'invoices',
   estimate: 'estimates',
   credit_note: 'credit_notes',
+  recurring_invoice: 'recurring_invoices',
   expense: 'expenses',
   webhook_endpoint: 'webhook_endpoints',
 };

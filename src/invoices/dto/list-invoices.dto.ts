@@ -1,7 +1,7 @@
 import { IsOptional } from 'class-validator';
-import { IsOneOf } from '../../common/input-rules';
+import { IsIdInput, IsOneOf } from '../../common/input-rules';
 import { ListIssuedDocumentsDto } from '../../documents/dto/list-documents.dto';
-import { ListedValueInputProperty } from '../../openapi/schema-property.decorator';
+import { IdInputProperty, ListedValueInputProperty } from '../../openapi/schema-property.decorator';
 import { INVOICE_STATUSES, InvoiceStatus } from '../domain/invoice-status';
 import { PAYMENT_STATUSES, PaymentStatus } from '../domain/payment-status';
 
@@ -21,4 +21,13 @@ export class ListInvoicesDto extends ListIssuedDocumentsDto {
   @IsOptional()
   @IsOneOf(INVOICE_STATUSES)
   status?: InvoiceStatus;
+
+  @IdInputProperty({
+    required: false,
+    description:
+      'Beyond the specification: only the invoices this recurring invoice schedule made (an id naming none: an empty list)',
+  })
+  @IsOptional()
+  @IsIdInput('recurring_invoice must be the id of a recurring invoice')
+  recurring_invoice?: string;
 }

@@ -99,7 +99,8 @@ export class RecurringInvoiceDto extends IntersectionType(
 
   @ApiProperty({
     type: [MadeInvoiceDto],
-    description: 'The live invoices it made, oldest period first',
+    description:
+      'The live invoices of the latest 12 periods it made, oldest first (every one: GET /invoice/all?recurring_invoice={id})',
   })
   invoices: MadeInvoiceDto[];
 }
