@@ -41,6 +41,8 @@ interface InvoiceRead {
 }
 
 interface EventRow {
+  data: unknown;
+  changes: Record<string, unknown>;
   type: string;
   actor: string;
   object: string;
@@ -509,6 +511,7 @@ describe('Recurring invoices', () => {
     const schedule = await add({ start_date: '2026-01-02', interval: 'day', count: 1 });
     clock.setToday('2026-01-02');
     await scan();
+    const afterScan = await read(schedule.id);
     await test.http.put(`/v1/recurring-invoice/${schedule.id}`).send({ note: 'Thanks' });
     const events = expectSuccess(
       await test.http.get(`/v1/event/all?object=recurring_invoice&object_id=${schedule.id}`),
@@ -518,6 +521,13 @@ describe('Recurring invoices', () => {
       ['recurring_invoice.invoiced', 'system'],
       ['recurring_invoice.updated', 'open'],
     ]);
+    // The invoiced event holds the schedule as read after it: its state and its new invoice.
+    expect(events.data[1].data).toEqual(afterScan);
+    expect(events.data[1].changes).toMatchObject({
+      status: ['active', 'ended'],
+      invoices_made: [0, 1],
+      next_date: ['2026-01-02', ''],
+    });
     const [made] = (await read(schedule.id)).invoices;
     const invoiceEvents = expectSuccess(
       await test.http.get(`/v1/event/all?object=invoice&object_id=${made.id}`),

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { setImmediate } from 'node:timers/promises';
 import { AppConfig } from '../config/app-config';
 import { JobRunner, PeriodicJob } from '../jobs/job-runner';
 import { describeUnexpectedError } from '../logging/loggable-error';
@@ -50,11 +51,20 @@ export class RecurringInvoiceJob implements PeriodicJob, OnModuleInit {
     if (made > 0) this.logger.log({ invoices: made }, `Made ${made} recurring invoice(s)`);
   }
 
-  /** Makes the schedule's due periods one by one; a failing schedule does not hold up others. */
+  /**
+   * Makes the schedule's due periods one by one; a failing schedule does not hold up others.
+   * Between two periods the event loop turns: on SQLite every statement runs synchronously, and
+   * a scan of thousands would otherwise hold every request until it ends.
+   */
   private async catchUp(id: number, stop: AbortSignal): Promise<number> {
     let made = 0;
     try {
-      while (!stop.aborted && (await this.schedules.makeNext(id))) made += 1;
+      for (let more = true; more && !stop.aborted;) {
+        const outcome = await this.schedules.makeNext(id);
+        if (outcome.made) made += 1;
+        more = outcome.moreDue;
+        await setImmediate();
+      }
     } catch (error) {
       this.logger.warn(
         { schedule: id, error: describeUnexpectedError(error) },

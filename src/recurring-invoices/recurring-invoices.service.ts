@@ -62,6 +62,14 @@ type Content = Omit<DocumentInputDto, 'items' | 'draft'> & {
 
 const DEFAULT_DUE_DAYS = 30;
 
+/** What one look at a due schedule did: made its period's invoice, and whether more are due. */
+export interface PeriodOutcome {
+  made: boolean;
+  moreDue: boolean;
+}
+
+const NOTHING_MADE: PeriodOutcome = { made: false, moreDue: false };
+
 /**
  * How many of its latest invoices an answer lists: every answer (and every event's `data`)
  * stays small however long the schedule runs; `GET /invoice/all?recurring_invoice=` lists all.
@@ -225,61 +233,90 @@ export class RecurringInvoicesService {
   }
 
   /**
-   * Makes the invoice of the schedule's next period when it is due: true when it made one
-   * (call again for the period after, as after downtime). False when nothing is due, or
-   * another instance holds the schedule or has made the period.
+   * Makes the invoice of the schedule's next period when it is due, and tells whether another
+   * period is due after it (as after downtime: call again). Makes nothing when nothing is due,
+   * or another instance holds the schedule or has made the period.
    */
-  async makeNext(id: number): Promise<boolean> {
+  async makeNext(id: number): Promise<PeriodOutcome> {
     try {
       return await this.database.transaction(() => this.makeNextInTransaction(id));
     } catch (error) {
       if (!this.invoices.periodBilled(error)) throw error;
       // Only a second writer of the same period gets here (the row lock keeps instances apart).
       this.logger.warn({ schedule: id }, 'A recurring invoice period was billed already');
-      return false;
+      return NOTHING_MADE;
     }
   }
 
-  private async makeNextInTransaction(id: number): Promise<boolean> {
+  /**
+   * One period, in the open transaction. The schedule's answers before and after (its events'
+   * `before` and `data`) are worked out from the locked row and its latest invoices, read once.
+   */
+  private async makeNextInTransaction(id: number): Promise<PeriodOutcome> {
     const schedule = await this.schedules.claim(id);
     const today = this.clock.today();
-    if (!schedule || !isDue(schedule, today) || schedule.nextDate === null) return false;
+    if (!schedule || !isDue(schedule, today) || schedule.nextDate === null) return NOTHING_MADE;
     const period = schedule.nextDate;
-    const before = await this.events.snapshot('recurring_invoice', id);
-    const client = await this.clients.holdForDocument(schedule.clientId, { allowArchived: false });
-    if (!client) {
+    const shown = (await this.answers([schedule]))[0];
+    let draft: DocumentDraft;
+    try {
+      draft = await this.drafts.copy(
+        {
+          ...storedContent(schedule),
+          period_start: period,
+          period_end: periodEnd(schedule, schedule.nextIndex),
+          issue_date: period,
+          due_date: shiftDate(period, schedule.dueDays),
+          items: linesFromText(schedule.items).map(lineInput),
+        },
+        schedule.taxName,
+      );
+    } catch (error) {
+      if (!(error instanceof DomainException && error.code === 'UNKNOWN_CLIENT')) throw error;
       // Its client was archived: no invoice can be made for it again.
       this.logger.warn({ schedule: id }, 'The client of a recurring invoice is archived: it ends');
       Object.assign(schedule, { status: 'ended', nextDate: null, updatedAt: this.clock.now() });
       await this.schedules.save(schedule);
-      await this.record('recurring_invoice.ended', id, before);
-      return false;
+      await this.events.record({
+        type: 'recurring_invoice.ended',
+        object: 'recurring_invoice',
+        id,
+        before: shown,
+        after: toRecurringInvoice(schedule, shown.invoices),
+      });
+      return NOTHING_MADE;
     }
-    const draft = await this.drafts.copy(
-      {
-        ...storedContent(schedule),
-        period_start: period,
-        period_end: periodEnd(schedule, schedule.nextIndex),
-        issue_date: period,
-        due_date: shiftDate(period, schedule.dueDays),
-        items: linesFromText(schedule.items).map(lineInput),
-      },
-      schedule.taxName,
-    );
     const invoice = await this.invoices.createFromDraft(draft, {
       invoiceNo: undefined,
       paymentStatus: 'Not Paid',
       draft: schedule.draft,
       recurring: { scheduleId: id, period },
     });
-    const email = schedule.email || client.email;
-    if (schedule.autoSend && !schedule.draft && email !== '') {
-      await this.invoices.send({ id: String(invoice.id), email });
-    }
+    if (schedule.autoSend && !schedule.draft) await this.send(schedule, invoice.id);
     Object.assign(schedule, afterInvoice(schedule), { updatedAt: this.clock.now() });
     await this.schedules.save(schedule);
-    await this.record('recurring_invoice.invoiced', id, before);
-    return true;
+    const made = { id: String(invoice.id), invoice_no: invoice.response.invoice[0].invoice_no };
+    const invoices = [...shown.invoices, { ...made, issue_date: period }].slice(-INVOICES_SHOWN);
+    await this.events.record({
+      type: 'recurring_invoice.invoiced',
+      object: 'recurring_invoice',
+      id,
+      before: shown,
+      after: toRecurringInvoice(schedule, invoices),
+    });
+    return { made: true, moreDue: isDue(schedule, today) };
+  }
+
+  /** Sends a new invoice to the schedule's address, or its client's (none: not sent). */
+  private async send(schedule: RecurringInvoice, invoiceId: number): Promise<void> {
+    let email = schedule.email;
+    if (email === '') {
+      const client = await this.clients.holdForDocument(schedule.clientId, {
+        allowArchived: false,
+      });
+      email = client?.email ?? '';
+    }
+    if (email !== '') await this.invoices.send({ id: String(invoiceId), email });
   }
 
   /** Pause or resume: the schedule row-locked, moved, saved, with its event. */
