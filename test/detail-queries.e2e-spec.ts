@@ -73,6 +73,32 @@ describe('Detail reads: a document and its children in one statement', () => {
     await test.close();
   });
 
+  it('sends the same statement texts for different ids: ids are bound, each shape prepared once', async () => {
+    const client = await createClient(test.http);
+    const ids = [(await createInvoice(test.http, { client })).id];
+    ids.push((await createInvoice(test.http, { client })).id);
+    const logger = test.app.get(DataSource).logger;
+    const textsOf = async (id: string): Promise<string[]> => {
+      const original = logger.logQuery;
+      const seen: string[] = [];
+      logger.logQuery = (sql, ...rest) => {
+        seen.push(sql);
+        original.call(logger, sql, ...rest);
+      };
+      try {
+        await test.http.get(`/v1/invoice/${id}`).expect(200);
+        await test.http.get(`/v1/invoice/paid/${id}`).expect(200);
+        await test.http.delete(`/v1/invoice/${id}`).expect(200);
+      } finally {
+        logger.logQuery = original;
+      }
+      return seen;
+    };
+    const [first, second] = [await textsOf(ids[0]), await textsOf(ids[1])];
+    expect(first.length).toBeGreaterThanOrEqual(4);
+    expect(second).toEqual(first);
+  });
+
   /** What the service read before: four finds. */
   async function invoiceAsFound(id: number): Promise<InvoiceDetailRecord | null> {
     const invoice = await manager.findOne(Invoice, { where: { id, ...LIVE } });

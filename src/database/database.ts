@@ -2,6 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { bindWholeNumbers } from './sqlite-integer-parameters';
 import { Mutex } from 'async-mutex';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,6 +62,7 @@ export class Database implements OnApplicationBootstrap {
   ) {
     this.dialect = dialectOf(dataSource.options);
     this.queue = this.dialect === 'sqlite' ? new Mutex() : null;
+    if (this.dialect === 'sqlite') bindWholeNumbers(dataSource.driver);
     if (this.dialect === 'mysql') {
       boundMysqlPool(
         (dataSource.driver as MysqlDriver).pool as Parameters<typeof boundMysqlPool>[0],
