@@ -15,6 +15,7 @@ import {
   UNKNOWN_IDS,
 } from './setup/expectations';
 import { SmtpSink } from './setup/smtp-sink';
+import { eventually } from './setup/eventually';
 import { TestClock } from './setup/test-clock';
 
 /*
@@ -534,6 +535,41 @@ describe('Recurring invoices', () => {
     ) as { data: EventRow[] };
     expect(invoiceEvents.data.map((event) => [event.type, event.actor])).toEqual([
       ['invoice.created', 'system'],
+    ]);
+  });
+});
+
+describe('Recurring invoices: the scan every RECURRING_SCAN_MS', () => {
+  const clock = new TestClock();
+  let test: TestApp;
+
+  beforeAll(async () => {
+    clock.setToday('2026-04-01');
+    test = await createTestApp({ clock, env: { RECURRING_SCAN_MS: '50', OUTBOX_POLL_MS: '20' } });
+  });
+
+  afterAll(async () => {
+    await test.close();
+  });
+
+  it('makes a due period by itself, with no request asking', async () => {
+    const client = await createClient(test.http);
+    const added = expectSuccess(
+      await test.http
+        .post('/v1/recurring-invoice/add')
+        .send(recurringInvoiceInput(client, { start_date: '2026-03-31', interval: 'day' })),
+    ) as { recurring_invoice: RecurringInvoiceOutput[] };
+    const id = added.recurring_invoice[0].id;
+    const read = async () =>
+      (
+        expectSuccess(await test.http.get(`/v1/recurring-invoice/${id}`)) as {
+          recurring_invoice: RecurringInvoiceOutput[];
+        }
+      ).recurring_invoice[0];
+    const caughtUp = await eventually(read, (schedule) => schedule.next_date === '2026-04-02');
+    expect(caughtUp.invoices.map((invoice) => invoice.issue_date)).toEqual([
+      '2026-03-31',
+      '2026-04-01',
     ]);
   });
 });
