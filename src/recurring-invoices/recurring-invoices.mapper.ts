@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../common/clock';
 import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
-import { defaultTax } from '../documents/domain/document-draft';
+import { lineTaxesOf } from '../documents/documents.mapper';
 import { LineItemWithAmountDto } from '../documents/dto/line-item-response.dto';
 import { linesFromText, ScheduleLine } from './domain/schedule-lines';
 import { MadeInvoiceDto, RecurringInvoiceDto } from './dto/recurring-invoice-response.dto';
@@ -55,7 +55,7 @@ function toLine(line: ScheduleLine, schedule: RecurringInvoice): LineItemWithAmo
     unit: line.unit,
     discount_percent: line.discountPercent === null ? null : jsonNumber(line.discountPercent),
     discount_amount: formatMoney(line.discount, currency),
-    taxes: (line.taxes ?? [defaultTax(schedule.taxRate, schedule.taxName)]).map((tax) => ({
+    taxes: lineTaxesOf(line, schedule).map((tax) => ({
       name: tax.name,
       category: tax.category,
       rate: jsonNumber(tax.rate),

@@ -1,14 +1,12 @@
 import { Column, Entity } from 'typeorm';
 import { Decimal } from '../../common/money/decimal';
+import { ArchivableRecord } from '../../database/archivable-record';
 import {
-  ArchivedAtColumn,
   DateOnlyColumn,
   DecimalColumn,
-  IdColumn,
   OptionalDateColumn,
   ReferenceColumn,
   TextColumn,
-  TimestampColumn,
 } from '../../database/columns';
 import type { Interval } from '../domain/schedule';
 import type { ScheduleStatus } from '../domain/schedule-state';
@@ -18,10 +16,7 @@ import type { ScheduleStatus } from '../domain/schedule-state';
  * and checked when the schedule was written, and where the schedule stands.
  */
 @Entity('recurring_invoices')
-export class RecurringInvoice {
-  @IdColumn()
-  id: number;
-
+export class RecurringInvoice extends ArchivableRecord {
   @ReferenceColumn('client_id')
   clientId: number;
 
@@ -123,13 +118,4 @@ export class RecurringInvoice {
   /** The date of the last period it made an invoice for. */
   @OptionalDateColumn('last_period')
   lastPeriod: string | null;
-
-  @TimestampColumn('created_at')
-  createdAt: Date;
-
-  @TimestampColumn('updated_at')
-  updatedAt: Date;
-
-  @ArchivedAtColumn()
-  deletedAt: Date | null;
 }
