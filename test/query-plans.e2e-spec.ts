@@ -125,6 +125,22 @@ describe('Query plans', () => {
     }
   });
 
+  it('a page of one recurring schedule’s invoices reads that schedule’s index', async () => {
+    const [page] = await statements(/FROM\W+invoices\W/, () =>
+      test.http.get('/v1/invoice/all?recurring_invoice=7&after=0&per_page=50').expect(200),
+    );
+    const described = await plan(page);
+    if (testDialect() === 'sqlite') {
+      expect(described).toMatch(
+        /SEARCH \S+ USING INDEX (idx_invoices_recurring|uq_invoices_recurring_period)/,
+      );
+    } else {
+      expect(described).toMatch(
+        /^row (range|ref) (idx_invoices_recurring|uq_invoices_recurring_period)$/,
+      );
+    }
+  });
+
   describe('a list filtered by status', () => {
     const statuses = ['overdue', 'open', 'paid', 'void'] as const;
 

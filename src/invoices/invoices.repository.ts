@@ -100,7 +100,7 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
       numberParam: 'invoice_no',
       numberIndex: ['uq_invoices_live_invoice_no', 'invoices.invoice_no'],
       duplicateNumberCode: 'DUPLICATE_INVOICE_NO',
-      indexedFilters: ['clientId'],
+      indexedFilters: ['clientId', 'recurringInvoiceId'],
     });
   }
 
@@ -112,8 +112,8 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
     filter: FindOptionsWhere<Invoice>,
     query: ListQueryDto,
   ): Promise<ListResult<InvoiceListRow>> {
-    // A client's invoices have an index of their own (see findList).
-    const byPrimaryKey = filter.clientId === undefined;
+    // A client's invoices, and a recurring schedule's, have an index of their own (findList).
+    const byPrimaryKey = filter.clientId === undefined && filter.recurringInvoiceId === undefined;
     return findList<Invoice, InvoiceListRow>(
       this.database,
       Invoice,

@@ -5,7 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * as JSON, drafted and checked when written) and where it stands (`next_index`, `next_date`,
  * the pause and the periods it skips). Each invoice it makes carries the schedule and the date
  * of the period it bills; the unique key on the two is what makes a period billed once however
- * many instances run and whatever crashes. `idx_recurring_invoices_due` serves the scan.
+ * many instances run and whatever crashes. `idx_recurring_invoices_due` serves the scan;
+ * `idx_invoices_recurring` a schedule's invoices listed in id order (as idx_invoices_client).
  */
 export class RecurringInvoices1765100000000 implements MigrationInterface {
   name = 'RecurringInvoices1765100000000';
@@ -60,6 +61,7 @@ export class RecurringInvoices1765100000000 implements MigrationInterface {
         ADD COLUMN recurring_invoice_id INT UNSIGNED NULL,
         ADD COLUMN recurring_period DATE NULL,
         ADD UNIQUE KEY uq_invoices_recurring_period (recurring_invoice_id, recurring_period),
+        ADD KEY idx_invoices_recurring (recurring_invoice_id, deleted_at),
         ADD CONSTRAINT fk_invoices_recurring_invoice
           FOREIGN KEY (recurring_invoice_id) REFERENCES recurring_invoices (id)`);
   }
@@ -68,6 +70,7 @@ export class RecurringInvoices1765100000000 implements MigrationInterface {
     await runner.query(`
       ALTER TABLE invoices
         DROP FOREIGN KEY fk_invoices_recurring_invoice,
+        DROP KEY idx_invoices_recurring,
         DROP KEY uq_invoices_recurring_period,
         DROP COLUMN recurring_period,
         DROP COLUMN recurring_invoice_id`);

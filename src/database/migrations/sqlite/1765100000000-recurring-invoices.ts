@@ -53,9 +53,13 @@ export class RecurringInvoices1765100000000 implements MigrationInterface {
     await runner.query(
       'CREATE UNIQUE INDEX uq_invoices_recurring_period ON invoices (recurring_invoice_id, recurring_period)',
     );
+    await runner.query(
+      'CREATE INDEX idx_invoices_recurring ON invoices (recurring_invoice_id, deleted_at)',
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {
+    await runner.query('DROP INDEX idx_invoices_recurring');
     await runner.query('DROP INDEX uq_invoices_recurring_period');
     await runner.query('ALTER TABLE invoices DROP COLUMN recurring_period');
     await runner.query('ALTER TABLE invoices DROP COLUMN recurring_invoice_id');
