@@ -69,7 +69,7 @@ export class RecurringInvoicesController {
   @ApiEndpoint({
     summary: 'Update a recurring invoice',
     description:
-      'Beyond the specification: takes the parameters of add, each optional (one left out keeps its value). Applies from the next period: invoices already made stay as they are; a new start date, interval or end moves the next period to the first of the new dates after the last period billed.',
+      'Beyond the specification: takes the parameters of add, each optional (one left out keeps its value). Applies from the next period: invoices already made stay as they are; a new start date, interval or end moves the next period to the first of the new dates on or after the period that was next.',
     pathId: 'Id of the recurring invoice',
     body: UpdateRecurringInvoiceDto,
     success: RecurringInvoiceResponseDto,

@@ -68,6 +68,15 @@ describe('a schedule’s state', () => {
     expect(state.nextDate).toBe('2026-03-10');
   });
 
+  it('keeps the periods skipped while paused skipped when the end changes afterwards', () => {
+    let state = schedule();
+    state = { ...state, ...paused(state, '2026-01-05') };
+    state = { ...state, ...resumed(state, '2026-04-20') };
+    expect(state.nextDate).toBe('2026-05-10');
+    expect(rescheduled({ ...state, count: 12 }).nextDate).toBe('2026-05-10');
+    expect(rescheduled({ ...state, intervalCount: 2 }).nextDate).toBe('2026-05-10');
+  });
+
   it('refuses to pause what is not active and to resume what is not paused (409)', () => {
     const state = schedule();
     expect(() => resumed(state, '2026-01-01')).toThrow(DomainException);
@@ -75,10 +84,11 @@ describe('a schedule’s state', () => {
     expect(() => paused(pausedState, '2026-01-02')).toThrow(DomainException);
   });
 
-  it('moves to the first new period after the last one billed when the cadence changes', () => {
+  it('moves to the first new period on or after the one that was next when the cadence changes', () => {
     const { state } = billUntil(schedule(), '2026-02-10');
+    expect(state.nextDate).toBe('2026-03-10');
     const weekly = { ...state, interval: 'week' as const, startDate: '2026-01-01' };
-    expect(rescheduled(weekly).nextDate).toBe('2026-02-12');
+    expect(rescheduled(weekly).nextDate).toBe('2026-03-12');
     // A later start date: its first period.
     expect(rescheduled({ ...state, startDate: '2026-06-01' }).nextDate).toBe('2026-06-01');
     // A count already reached ends it; raising it again brings it back.

@@ -91,14 +91,14 @@ export function resumed(schedule: Schedule, today: string): ScheduleState {
 
 /**
  * After a change of start date, interval or end: the next period is the first of the new
- * cadence after the last one billed (the start date when none was), so a change applies from
- * the next period and never bills a period twice.
+ * cadence on or after the period that was next (after the last one billed, once it had
+ * ended), so a change applies from the next period, never bills a period twice, and never
+ * brings back a period skipped while paused.
  */
 export function rescheduled(schedule: Schedule): ScheduleState {
-  const index =
-    schedule.lastPeriod === null
-      ? 0
-      : firstIndexOnOrAfter(schedule, shiftDate(schedule.lastPeriod, 1));
+  const floor =
+    schedule.nextDate ?? (schedule.lastPeriod === null ? null : shiftDate(schedule.lastPeriod, 1));
+  const index = floor === null ? 0 : firstIndexOnOrAfter(schedule, floor);
   const status = schedule.status === 'ended' ? 'active' : schedule.status;
   return withNext({ ...schedule, status }, index);
 }
