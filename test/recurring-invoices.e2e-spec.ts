@@ -522,8 +522,12 @@ describe('Recurring invoices', () => {
       ['recurring_invoice.invoiced', 'system'],
       ['recurring_invoice.updated', 'open'],
     ]);
-    // The invoiced event holds the schedule as read after it: its state and its new invoice.
-    expect(events.data[1].data).toEqual(afterScan);
+    // Every event holds the schedule as its read answers it, and `changes` field by field: the
+    // invoiced event its state and its new invoice.
+    expect(events.data[1].data).toEqual({ recurring_invoice: [afterScan] });
+    expect(events.data[2].data).toEqual({ recurring_invoice: [await read(schedule.id)] });
+    expect(events.data[2].changes).toMatchObject({ note: ['', 'Thanks'] });
+    expect(events.data[2].changes).not.toHaveProperty('recurring_invoice');
     expect(events.data[1].changes).toMatchObject({
       status: ['active', 'ended'],
       invoices_made: [0, 1],

@@ -126,14 +126,26 @@ export function copiedTerms(
   | 'period_start'
   | 'period_end'
 > {
+  return {
+    ...discountTerms(document),
+    supply_date: document.supplyDate,
+    period_start: document.periodStart,
+    period_end: document.periodEnd,
+  };
+}
+
+/**
+ * The document discount and whether prices include tax, as input: a percent as given, an amount
+ * only when it was given as one (a percent's amount is worked out again).
+ */
+export function discountTerms(
+  document: Pick<PricedDocumentRecord, 'discountPercent' | 'discountAmount' | 'pricesIncludeTax'>,
+): Pick<DocumentInputDto, 'discount_percent' | 'discount_amount' | 'prices_include_tax'> {
   const fixedDiscount = document.discountPercent === null && !document.discountAmount.isZero();
   return {
     discount_percent: document.discountPercent,
     discount_amount: fixedDiscount ? document.discountAmount : null,
     prices_include_tax: document.pricesIncludeTax ? 'True' : 'False',
-    supply_date: document.supplyDate,
-    period_start: document.periodStart,
-    period_end: document.periodEnd,
   };
 }
 

@@ -7,6 +7,7 @@ import { Database } from '../database/database';
 import { ListAnswer, StreamedList } from '../database/find-list';
 import { DocumentDrafts } from '../document-operations/document-drafts';
 import { DocumentDraft } from '../documents/domain/document-draft';
+import { discountTerms } from '../documents/documents.mapper';
 import { DocumentInputDto } from '../documents/dto/document-input.dto';
 import { EventLog } from '../events/event-log';
 import { EventType } from '../events/event-types';
@@ -140,8 +141,9 @@ export class RecurringInvoicesService {
         updatedAt: now,
         deletedAt: null,
       });
-      await this.record('recurring_invoice.created', schedule.id, null);
-      return { recurring_invoice: [toRecurringInvoice(schedule, [])] };
+      const answer = { recurring_invoice: [toRecurringInvoice(schedule, [])] };
+      await this.record('recurring_invoice.created', schedule.id, null, answer);
+      return answer;
     });
   }
 
@@ -180,8 +182,7 @@ export class RecurringInvoicesService {
       if (input.draft != null) schedule.draft = input.draft === 'True';
       schedule.updatedAt = this.clock.now();
       await this.schedules.save(schedule);
-      await this.record('recurring_invoice.updated', id, before);
-      return this.get(id);
+      return this.record('recurring_invoice.updated', id, before, await this.get(id));
     });
   }
 
@@ -257,7 +258,8 @@ export class RecurringInvoicesService {
     const today = this.clock.today();
     if (!schedule || !isDue(schedule, today) || schedule.nextDate === null) return NOTHING_MADE;
     const period = schedule.nextDate;
-    const shown = (await this.answers([schedule]))[0];
+    const [shown] = await this.answers([schedule]);
+    const before = { recurring_invoice: [shown] };
     let draft: DocumentDraft;
     try {
       draft = await this.drafts.copy(
@@ -281,8 +283,8 @@ export class RecurringInvoicesService {
         type: 'recurring_invoice.ended',
         object: 'recurring_invoice',
         id,
-        before: shown,
-        after: toRecurringInvoice(schedule, shown.invoices),
+        before,
+        after: { recurring_invoice: [toRecurringInvoice(schedule, shown.invoices)] },
       });
       return NOTHING_MADE;
     }
@@ -301,8 +303,8 @@ export class RecurringInvoicesService {
       type: 'recurring_invoice.invoiced',
       object: 'recurring_invoice',
       id,
-      before: shown,
-      after: toRecurringInvoice(schedule, invoices),
+      before,
+      after: { recurring_invoice: [toRecurringInvoice(schedule, invoices)] },
     });
     return { made: true, moreDue: isDue(schedule, today) };
   }
@@ -330,8 +332,7 @@ export class RecurringInvoicesService {
       const before = await this.events.snapshot('recurring_invoice', id);
       Object.assign(schedule, next(schedule, this.clock.today()), { updatedAt: this.clock.now() });
       await this.schedules.save(schedule);
-      await this.record(type, id, before);
-      return this.get(id);
+      return this.record(type, id, before, await this.get(id));
     });
   }
 
@@ -372,8 +373,15 @@ export class RecurringInvoicesService {
     return schedule;
   }
 
-  private async record(type: EventType, id: number, before: object | null): Promise<void> {
-    await this.events.record({ type, object: 'recurring_invoice', id, before });
+  /** Records the change with the schedule as read after it (`after`), and answers that. */
+  private async record(
+    type: EventType,
+    id: number,
+    before: object | null,
+    after: RecurringInvoiceResponseDto,
+  ): Promise<RecurringInvoiceResponseDto> {
+    await this.events.record({ type, object: 'recurring_invoice', id, before, after });
+    return after;
   }
 
   /** The schedules as answered, with the invoices each made: one statement for all of them. */
@@ -417,16 +425,13 @@ function content(input: CreateRecurringInvoiceDto): Content {
 
 /** The kept content as input to the drafting rules. */
 function storedContent(schedule: RecurringInvoice) {
-  const fixedDiscount = schedule.discountPercent === null && !schedule.discountAmount.isZero();
   return {
     client: String(schedule.clientId),
     description: schedule.description,
     currency: schedule.currency,
     tax_rate: schedule.taxRate,
     note: schedule.note,
-    prices_include_tax: schedule.pricesIncludeTax ? ('True' as const) : ('False' as const),
-    discount_percent: schedule.discountPercent,
-    discount_amount: fixedDiscount ? schedule.discountAmount : null,
+    ...discountTerms(schedule),
   };
 }
 

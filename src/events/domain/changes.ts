@@ -10,7 +10,15 @@ export type FieldChange = [unknown, unknown];
 const LOGS = new Set(['payments', 'send_log']);
 
 /** The key each read answer holds its record under, as an array of one. */
-const RECORD_KEYS = new Set(['data', 'invoice', 'estimate', 'credit_note', 'expense', 'webhook']);
+const RECORD_KEYS = new Set([
+  'data',
+  'invoice',
+  'estimate',
+  'credit_note',
+  'recurring_invoice',
+  'expense',
+  'webhook',
+]);
 
 /**
  * `{field: [before, after]}` for every field that differs between two read answers of one
