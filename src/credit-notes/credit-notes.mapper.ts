@@ -9,7 +9,7 @@ import {
   taxTermsFields,
   toDetailParts,
   toTaxBreakdown,
-  toLineItemRead,
+  toLineItemsRead,
 } from '../documents/documents.mapper';
 import { InvoiceWithTimestampsDto } from '../invoices/dto/invoice-response.dto';
 import {
@@ -62,7 +62,7 @@ export function toWriteResult(
 ): CreditNoteWriteResponseDto {
   return {
     credit_note: [toListItem(creditNote)],
-    items: lines.map((line) => toLineItemRead(line, creditNote)),
+    items: toLineItemsRead(lines, creditNote),
     tax_breakdown: toTaxBreakdown(breakdown, creditNote.currency),
     invoice: [invoice],
   };

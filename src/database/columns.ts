@@ -65,13 +65,30 @@ export function LineTaxesColumn() {
           ? value
           : JSON.stringify(value.map((tax) => ({ ...tax, rate: tax.rate.toFixed() }))),
       from: (value: string | null): LineTaxValue[] | null =>
-        value === null
-          ? null
-          : (JSON.parse(value) as Array<Omit<LineTaxValue, 'rate'> & { rate: string }>).map(
-              (tax) => ({ ...tax, rate: new Decimal(tax.rate) }),
-            ),
+        value === null ? null : parsedLineTaxes(value),
     },
   });
+}
+
+/**
+ * Parsed line taxes by their text: the lines of a document mostly repeat a few tax sets, so
+ * each text is parsed once and its lines share the list, frozen (Decimal is immutable). Bounded:
+ * past LINE_TAX_TEXTS texts the memory starts again.
+ */
+const lineTaxTexts = new Map<string, LineTaxValue[]>();
+const LINE_TAX_TEXTS = 1000;
+
+function parsedLineTaxes(text: string): LineTaxValue[] {
+  let taxes = lineTaxTexts.get(text);
+  if (!taxes) {
+    const parsed = JSON.parse(text) as Array<Omit<LineTaxValue, 'rate'> & { rate: string }>;
+    taxes = Object.freeze(
+      parsed.map((tax) => Object.freeze({ ...tax, rate: new Decimal(tax.rate) })),
+    ) as LineTaxValue[];
+    if (lineTaxTexts.size >= LINE_TAX_TEXTS) lineTaxTexts.clear();
+    lineTaxTexts.set(text, taxes);
+  }
+  return taxes;
 }
 
 /** What LineTaxesColumn keeps of each tax (documents/domain LineTax). */
