@@ -1,5 +1,6 @@
 import { EntityTarget } from 'typeorm';
 import { Database } from '../database/database';
+import { insertRows } from '../database/row-insert';
 import { DocumentTotals } from './domain/document-totals';
 import { DocumentLineItemRecord, DocumentTaxGroupRecord } from './entities/document-columns';
 
@@ -36,7 +37,10 @@ export abstract class DocumentLinesRepository<L extends DocumentLineItemRecord> 
       .getMany();
   }
 
-  /** Writes the lines of a draft in input order and its breakdown, a multi-row insert each. */
+  /**
+   * Writes the lines of a draft in input order and its breakdown, a multi-row insert each
+   * (database/row-insert.ts: their ids are not read back).
+   */
   async insert(documentId: number, totals: DocumentTotals): Promise<WrittenLines<L>> {
     const lines = totals.lines.map((line, position) =>
       Object.assign(new this.lineItem(), this.ofDocument(documentId), {
@@ -54,8 +58,8 @@ export abstract class DocumentLinesRepository<L extends DocumentLineItemRecord> 
     const breakdown = totals.breakdown.map((group, position) =>
       Object.assign(new this.taxGroup(), this.ofDocument(documentId), { position, ...group }),
     );
-    await this.database.manager.insert(this.records, lines);
-    await this.database.manager.insert(this.taxGroup, breakdown);
+    await insertRows(this.database.manager, this.records, lines);
+    await insertRows(this.database.manager, this.taxGroup, breakdown);
     return { lines, breakdown };
   }
 
