@@ -153,9 +153,18 @@ export function twentyLineInvoice(
   kind: TwentyLineKind,
   number: string,
 ): Record<string, unknown> {
+  // Never the busy client: its read stays at 50 invoices.
+  return twentyLineBody(kind, number, between(BUSY_CLIENT_ID + 1, plan.clients));
+}
+
+/** The add body of a 20-line invoice of either kind for a client. */
+export function twentyLineBody(
+  kind: TwentyLineKind,
+  number: string,
+  client: number | string,
+): Record<string, unknown> {
   return {
-    // Never the busy client: its read stays at 50 invoices.
-    client: String(between(BUSY_CLIENT_ID + 1, plan.clients)),
+    client: String(client),
     invoice_no: number,
     payment_status: 'Not Paid',
     description: 'Twenty lines',

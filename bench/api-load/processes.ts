@@ -67,11 +67,14 @@ export class ChildServer {
     env?: Record<string, string>;
     /** Node's own options before the script (e.g. --heapsnapshot-signal for --soak). */
     nodeOptions?: string[];
+    /** The checkout whose dist/main.js runs (another build: bench/builds-compared.ts). */
+    root?: string;
   }): Promise<ChildServer> {
     const port = await freePort();
-    const script = resolve(ROOT, 'dist/main.js');
+    const root = options.root ?? ROOT;
+    const script = resolve(root, 'dist/main.js');
     const child = spawn(process.execPath, [...(options.nodeOptions ?? []), script], {
-      cwd: ROOT,
+      cwd: root,
       stdio: 'ignore',
       env: {
         PATH: process.env.PATH,
