@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createConnection, Connection, RowDataPacket } from 'mysql2/promise';
 import type { Response } from 'supertest';
 import { addClient, ClientInput, ClientOutput, createClient } from './factories/clients';
 import {
@@ -22,6 +24,7 @@ import {
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess, expectValidationError, TIMESTAMP } from './setup/expectations';
+import { testDialect } from './setup/test-database';
 
 /*
  * docs/rules.md, Deleting, with the rule added alongside paging: an invoice or estimate whose
@@ -402,4 +405,60 @@ describe('Invoices and estimates of an archived client', () => {
       expect((await readEstimate(test.http, estimate.id)).estimate[0].accepted).toBe('True');
     });
   });
+  /*
+   * How the database keeps a client from being archived under a new document: the add reads the
+   * client with a shared row lock (LOCK IN SHARE MODE), held until its transaction ends. A
+   * locking read waits for a change in progress and sees it once committed; a plain read would
+   * copy the row as it stood before. MariaDB only: SQLite's writes queue in the process.
+   */
+  if (testDialect() === 'mysql') {
+    describe('a new document holds its client (MariaDB)', () => {
+      it('waits for a change of the client in progress and copies the client as committed', async () => {
+        const client = await addClient(test.http, OLD_DETAILS);
+        const side = await createConnection(
+          (process.env.DATABASE_URL ?? '').replace(/^mariadb:/, 'mysql:'),
+        );
+        try {
+          await side.query('BEGIN');
+          await side.query('UPDATE clients SET names = ? WHERE id = ?', [
+            NEW_DETAILS.names,
+            client.id,
+          ]);
+          const adding = test.http
+            .post('/v1/invoice/add')
+            .send(invoiceInput(client.id))
+            .then((response) => response);
+          expect(await lockWaits(side)).toBe(1);
+          await side.query('COMMIT');
+
+          const written = expectSuccess(await adding) as unknown as InvoiceWriteResult;
+          expect(written.invoice[0].customer_name).toBe(NEW_DETAILS.names);
+          const read = await readInvoice(test.http, written.invoice[0].id);
+          expect(read.invoice[0].customer_name).toBe(NEW_DETAILS.names);
+        } finally {
+          await side.end();
+        }
+      });
+    });
+  }
 });
+
+/**
+ * How many transactions of `watcher`'s database wait for a lock, once any does (5 s at most):
+ * other test files share the server.
+ */
+async function lockWaits(watcher: Connection): Promise<number> {
+  let waiting = 0;
+  const deadline = Date.now() + 5000;
+  while (waiting === 0 && Date.now() < deadline) {
+    const [rows] = await watcher.query<RowDataPacket[]>(
+      `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+       WHERE DB = DATABASE() AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
+                                        WHERE trx_state = 'LOCK WAIT')`,
+    );
+    waiting = Number(rows[0].n);
+    // InnoDB refreshes INNODB_TRX only when it was not read for 100 ms.
+    if (waiting === 0) await sleep(150);
+  }
+  return waiting;
+}

@@ -4,6 +4,7 @@ import { contains, ListQueryDto } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
 import { findList, ListResult } from '../database/find-list';
+import { JsonRows, jsonRows } from '../database/json-rows';
 import { Client } from './entities/client.entity';
 
 /** How a read holds the row until the transaction ends; the service decides. */
@@ -15,12 +16,17 @@ export class ClientsRepository {
   constructor(private readonly database: Database) {}
 
   /** A live client, or null; an archived one too when `includeArchived`. */
-  findOne(
+  async findOne(
     id: number,
     options: { lock?: RowLock; includeArchived?: boolean } = {},
   ): Promise<Client | null> {
-    const where = options.includeArchived ? { id } : { id, ...LIVE };
-    return this.database.manager.findOne(Client, { where, lock: this.lockMode(options.lock) });
+    const rows = jsonRows(this.database.manager);
+    const [row] = await rows.read(
+      this.database.manager,
+      clientRead(options.includeArchived === true, options.lock),
+      [id],
+    );
+    return row === undefined ? null : rows.entity(Client, row);
   }
 
   /** Live clients, all or a page; `search` matches names or e-mail, any case. */
@@ -35,7 +41,6 @@ export class ClientsRepository {
     return findList(this.database, Client, where, query);
   }
 
-  /** Inserts the row; its id is set on it. */
   /** The names of these clients, archived ones included. */
   namesOf(ids: number[]): Promise<Array<Pick<Client, 'id' | 'names'>>> {
     return this.database.manager.find(Client, {
@@ -55,10 +60,24 @@ export class ClientsRepository {
   create(fields: Omit<Client, 'id'>): Client {
     return this.database.manager.create(Client, fields);
   }
+}
 
-  private lockMode(lock: RowLock | undefined) {
-    if (lock === 'update') return this.database.lockForUpdate;
-    if (lock === 'share') return this.database.lockForShare;
-    return undefined;
+/**
+ * The statement of a client read by id (one per variant, built once: json-rows keeps statements
+ * by their builder): its columns from the entity, as TypeORM's find read them, without the
+ * find's query building (a third of a millisecond per add, measured).
+ */
+const clientReads = new Map<string, (rows: JsonRows) => string>();
+
+function clientRead(includeArchived: boolean, lock: RowLock | undefined) {
+  const variant = `${includeArchived}/${lock ?? ''}`;
+  let build = clientReads.get(variant);
+  if (!build) {
+    build = (rows: JsonRows) =>
+      `SELECT ${rows.columns(Client, 'client')} FROM ${rows.table(Client)} client WHERE client.id = ?` +
+      (includeArchived ? '' : ' AND client.deleted_at IS NULL') +
+      (lock === 'update' ? rows.forUpdate() : lock === 'share' ? rows.forShare() : '');
+    clientReads.set(variant, build);
   }
+  return build;
 }

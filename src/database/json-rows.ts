@@ -109,6 +109,14 @@ export class JsonRows {
     return this.dialect === 'sqlite' ? '' : ' FOR UPDATE';
   }
 
+  /**
+   * What ends a read that holds its row as read until commit with a shared lock (MySQL/MariaDB:
+   * LOCK IN SHARE MODE, which both servers read alike); '' on SQLite, as `forUpdate()`.
+   */
+  forShare(): string {
+    return this.dialect === 'sqlite' ? '' : ' LOCK IN SHARE MODE';
+  }
+
   /** `alias.column AS column, …` for every column of the entity; read back with `entity()`. */
   columns(target: EntityTarget<ObjectLiteral>, alias: string): string {
     return selected(this.metadata(target))
