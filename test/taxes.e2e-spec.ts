@@ -516,6 +516,38 @@ describe('Taxes, discounts, units, dates of supply', () => {
       });
     });
 
+    it('three taxes at their longest, in characters JSON writes in six, are stored and read back whole', async () => {
+      // The longest taxes text a line can hold (LINE_TAXES_MAX_LENGTH, a VARCHAR on MariaDB):
+      // 64-character names and 500-character reasons, all but their last character \u0001.
+      const long = (last: string, length: number) => `${'\u0001'.repeat(length - 1)}${last}`;
+      const marks = ['a', 'b', 'c'];
+      const { body } = await added({
+        client,
+        currency: 'EUR',
+        items: [
+          {
+            description: 'Exempt three ways',
+            quantity: 1,
+            rate: '100.00',
+            taxes: marks.map((mark) => ({
+              name: long(mark, 64),
+              category: 'E',
+              rate: 0,
+              exemption_reason: long(mark, 500),
+            })),
+          },
+        ],
+      });
+      const breakdown = marks.map((mark) =>
+        taxGroup(long(mark, 64), 'E', 0, '100.00', '0.00', { reason: long(mark, 500) }),
+      );
+      expect(body.tax_breakdown).toEqual(breakdown);
+
+      const read = await readInvoice(test.http, body.invoice[0].id);
+      expect(read.tax_breakdown).toEqual(breakdown);
+      expect(read.items[0].taxes).toEqual(marks.map((mark) => tax(0, long(mark, 64), 'E')));
+    });
+
     it('AE without a reason takes the standard wording in the client’s language and VATEX-EU-AE', async () => {
       const { response, body } = await added({
         client,

@@ -12,6 +12,7 @@ import { Taxes1764800000000 } from './1764800000000-taxes';
 import { NumberSeries1764900000000 } from './1764900000000-number-series';
 import { Drafts1765000000000 } from './1765000000000-drafts';
 import { RecurringInvoices1765100000000 } from './1765100000000-recurring-invoices';
+import { LineTaxesVarchar1765200000000 } from './1765200000000-line-taxes-varchar';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MYSQL_MIGRATIONS = [
   NumberSeries1764900000000,
   Drafts1765000000000,
   RecurringInvoices1765100000000,
+  LineTaxesVarchar1765200000000,
 ];
