@@ -97,24 +97,43 @@ export function toLineItemsRead(
         taxesOutput.set(line.taxes, taxes);
       }
     }
-    // Written out, not spread from toLineItemWrite: V8 builds a spread object with more keys
-    // after it slowly (about 5 µs a line, measured).
-    return {
-      description: line.description,
-      quantity: jsonNumber(line.quantity),
-      rate: formatRate(line.rate, currency),
-      amount: formatMoney(line.amount, currency),
-      unit: line.unit,
-      discount_percent: line.discountPercent === null ? null : jsonNumber(line.discountPercent),
-      discount_amount: line.discountAmount.isZero()
-        ? zeroMoney(currency)
-        : formatMoney(line.discountAmount, currency),
-      taxes,
-    };
+    return lineItemRead(line, line.discountAmount, currency, taxes);
   });
 }
 
-function lineTaxesOutput(taxes: LineTax[]): LineTaxOutputDto[] {
+/** What a line as read is made of, whichever record holds it (a document's, a schedule's). */
+interface ReadLineFields {
+  description: string;
+  quantity: Decimal;
+  rate: Decimal;
+  amount: Decimal;
+  unit: string;
+  discountPercent: Decimal | null;
+}
+
+/** A line as a read answers it: `discount` in money, its taxes as answered. */
+export function lineItemRead(
+  line: ReadLineFields,
+  discount: Decimal,
+  currency: string,
+  taxes: LineTaxOutputDto[],
+): LineItemWithAmountDto {
+  // Written out, not spread from toLineItemWrite: V8 builds a spread object with more keys
+  // after it slowly (about 5 µs a line, measured).
+  return {
+    description: line.description,
+    quantity: jsonNumber(line.quantity),
+    rate: formatRate(line.rate, currency),
+    amount: formatMoney(line.amount, currency),
+    unit: line.unit,
+    discount_percent: line.discountPercent === null ? null : jsonNumber(line.discountPercent),
+    discount_amount: discount.isZero() ? zeroMoney(currency) : formatMoney(discount, currency),
+    taxes,
+  };
+}
+
+/** Taxes as a line answers them. */
+export function lineTaxesOutput(taxes: LineTax[]): LineTaxOutputDto[] {
   return taxes.map((tax) => ({
     name: tax.name,
     category: tax.category,

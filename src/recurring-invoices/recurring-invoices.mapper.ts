@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../common/clock';
-import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/money';
-import { lineTaxesOf } from '../documents/documents.mapper';
+import { formatMoney, jsonMoney, jsonNumber } from '../common/money/money';
+import { lineItemRead, lineTaxesOf, lineTaxesOutput } from '../documents/documents.mapper';
 import { LineItemWithAmountDto } from '../documents/dto/line-item-response.dto';
 import { linesFromText, ScheduleLine } from './domain/schedule-lines';
 import { MadeInvoiceDto, RecurringInvoiceDto } from './dto/recurring-invoice-response.dto';
@@ -46,19 +46,10 @@ export function toRecurringInvoice(
 }
 
 function toLine(line: ScheduleLine, schedule: RecurringInvoice): LineItemWithAmountDto {
-  const currency = schedule.currency;
-  return {
-    description: line.description,
-    quantity: jsonNumber(line.quantity),
-    rate: formatRate(line.rate, currency),
-    amount: formatMoney(line.amount, currency),
-    unit: line.unit,
-    discount_percent: line.discountPercent === null ? null : jsonNumber(line.discountPercent),
-    discount_amount: formatMoney(line.discount, currency),
-    taxes: lineTaxesOf(line, schedule).map((tax) => ({
-      name: tax.name,
-      category: tax.category,
-      rate: jsonNumber(tax.rate),
-    })),
-  };
+  return lineItemRead(
+    line,
+    line.discount,
+    schedule.currency,
+    lineTaxesOutput(lineTaxesOf(line, schedule)),
+  );
 }
