@@ -11,7 +11,14 @@ import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
  * reads them from the written objects; reads go to the database); a single row's is.
  */
 
-const statements = new WeakMap<EntityMetadata, Map<number, string>>();
+/** How an entity's rows are inserted: the columns given, the statement up to VALUES, a row. */
+interface InsertShape {
+  columns: ColumnMetadata[];
+  head: string;
+  row: string;
+}
+
+const shapes = new WeakMap<EntityMetadata, InsertShape>();
 
 /** Inserts `rows` (entities of `target`) in one statement; nothing for no rows. */
 export async function insertRows(
@@ -21,10 +28,10 @@ export async function insertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const metadata = manager.connection.getMetadata(target);
-  const columns = written(metadata);
+  const shape = shapeOf(manager, metadata);
   await manager.query(
-    statement(manager, metadata, columns, rows.length),
-    rows.flatMap((row) => values(manager, metadata, columns, row)),
+    statement(shape, rows.length),
+    rows.flatMap((row) => values(manager, metadata, shape.columns, row)),
   );
 }
 
@@ -38,14 +45,14 @@ export async function insertRow(
   row: ObjectLiteral,
 ): Promise<void> {
   const metadata = manager.connection.getMetadata(target);
-  const columns = written(metadata);
+  const shape = shapeOf(manager, metadata);
   const [primary, ...others] = metadata.primaryColumns;
   if (!primary?.isGenerated || others.length > 0) {
     throw new Error(`${metadata.tableName}: insertRow needs one generated primary key`);
   }
   const result: unknown = await manager.query(
-    statement(manager, metadata, columns, 1),
-    values(manager, metadata, columns, row),
+    statement(shape, 1),
+    values(manager, metadata, shape.columns, row),
   );
   // SQLite's driver answers better-sqlite3's lastInsertRowid, mysql2 its result header.
   const id =
@@ -76,32 +83,27 @@ function values(
   });
 }
 
-/** The columns an insert gives: all but a generated id and computed columns. */
-function written(metadata: EntityMetadata): ColumnMetadata[] {
-  return metadata.columns.filter(
-    (column) =>
-      column.isInsert && !column.isVirtual && !column.generatedType && !column.isGenerated,
-  );
+/** The entity's insert shape, built once: all columns but a generated id and computed ones. */
+function shapeOf(manager: EntityManager, metadata: EntityMetadata): InsertShape {
+  let shape = shapes.get(metadata);
+  if (!shape) {
+    const driver = manager.connection.driver;
+    const columns = metadata.columns.filter(
+      (column) =>
+        column.isInsert && !column.isVirtual && !column.generatedType && !column.isGenerated,
+    );
+    const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
+    shape = {
+      columns,
+      head: `INSERT INTO ${driver.escape(metadata.tableName)} (${names}) VALUES `,
+      row: `(${columns.map(() => '?').join(', ')})`,
+    };
+    shapes.set(metadata, shape);
+  }
+  return shape;
 }
 
-function statement(
-  manager: EntityManager,
-  metadata: EntityMetadata,
-  columns: ColumnMetadata[],
-  count: number,
-): string {
-  let byCount = statements.get(metadata);
-  if (!byCount) {
-    byCount = new Map();
-    statements.set(metadata, byCount);
-  }
-  let sql = byCount.get(count);
-  if (sql === undefined) {
-    const driver = manager.connection.driver;
-    const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${names}) VALUES ${Array(count).fill(row).join(', ')}`;
-    byCount.set(count, sql);
-  }
-  return sql;
+/** The statement inserting `count` rows. */
+function statement(shape: InsertShape, count: number): string {
+  return shape.head + Array<string>(count).fill(shape.row).join(', ');
 }
