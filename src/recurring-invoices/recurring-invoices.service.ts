@@ -7,6 +7,7 @@ import { Database } from '../database/database';
 import { ListAnswer, StreamedList } from '../database/find-list';
 import { DocumentDrafts } from '../document-operations/document-drafts';
 import { DocumentDraft } from '../documents/domain/document-draft';
+import { lineInputOf } from '../documents/domain/document-totals';
 import { discountTerms } from '../documents/documents.mapper';
 import { DocumentInputDto } from '../documents/dto/document-input.dto';
 import { EventLog } from '../events/event-log';
@@ -15,7 +16,7 @@ import { InvoicesService } from '../invoices/invoices.service';
 import { MadeInvoice } from '../invoices/invoices.repository';
 import { DeletedResponseDto } from '../openapi/dto/deleted-response.dto';
 import { Cadence, periodEnd, ScheduleEnd } from './domain/schedule';
-import { lineInput, linesFromText, linesToText } from './domain/schedule-lines';
+import { linesFromText, linesToText } from './domain/schedule-lines';
 import {
   afterInvoice,
   isDue,
@@ -269,7 +270,7 @@ export class RecurringInvoicesService {
           period_end: periodEnd(schedule, schedule.nextIndex),
           issue_date: period,
           due_date: shiftDate(period, schedule.dueDays),
-          items: linesFromText(schedule.items).map(lineInput),
+          items: linesFromText(schedule.items).map(lineInputOf),
         },
         schedule.taxName,
       );
@@ -361,7 +362,7 @@ export class RecurringInvoicesService {
     if (input.items)
       return this.drafts.draft({ ...fields, items: input.items }, null, schedule.taxName);
     return this.drafts.copy(
-      { ...fields, items: linesFromText(schedule.items).map(lineInput) },
+      { ...fields, items: linesFromText(schedule.items).map(lineInputOf) },
       schedule.taxName,
     );
   }

@@ -139,7 +139,16 @@ function priceLine(line: LineInput, terms: PricingTerms): PricedLine {
     (line.discountPercent === null
       ? ZERO
       : roundMoney(gross.times(line.discountPercent).dividedBy(100), terms.currency));
-  // Written out, not spread: V8 (Node 20) builds `{ ...line, more }` slowly, about 2 µs a line.
+  // Not `{ ...line, more }`: V8 (Node 20) builds that slowly, about 2 µs a line.
+  return Object.assign(lineInputOf(line), {
+    discount,
+    amount: gross.minus(discount),
+    appliedTaxes: line.taxes ?? [terms.defaultTax],
+  });
+}
+
+/** A line's input alone, of a line that carries more (priced, or kept by a schedule). */
+export function lineInputOf(line: LineInput): LineInput {
   return {
     description: line.description,
     quantity: line.quantity,
@@ -148,9 +157,6 @@ function priceLine(line: LineInput, terms: PricingTerms): PricedLine {
     discountPercent: line.discountPercent,
     discountAmount: line.discountAmount,
     taxes: line.taxes,
-    discount,
-    amount: gross.minus(discount),
-    appliedTaxes: line.taxes ?? [terms.defaultTax],
   };
 }
 

@@ -1,5 +1,6 @@
 import { Decimal } from '../../common/money/decimal';
-import { lineInput, linesFromText, linesToText } from './schedule-lines';
+import { lineInputOf } from '../../documents/domain/document-totals';
+import { linesFromText, linesToText } from './schedule-lines';
 
 describe('a schedule’s lines as kept', () => {
   it('come back exactly, decimals digit for digit and taxes with their exemptions', () => {
@@ -28,7 +29,7 @@ describe('a schedule’s lines as kept', () => {
     expect(back.rate.equals(line.rate)).toBe(true);
     expect(back.amount.toFixed(2)).toBe('0.37');
     expect(back.taxes?.[0]).toEqual({ ...line.taxes[0], rate: new Decimal('0') });
-    expect(lineInput(back)).toEqual({
+    expect(lineInputOf(back)).toEqual({
       description: 'Retainer',
       quantity: back.quantity,
       rate: back.rate,

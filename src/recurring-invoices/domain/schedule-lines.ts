@@ -65,16 +65,3 @@ export function linesFromText(text: string): ScheduleLine[] {
       })) ?? null,
   }));
 }
-
-/** A kept line as a new document's input. */
-export function lineInput(line: ScheduleLine): LineInput {
-  return {
-    description: line.description,
-    quantity: line.quantity,
-    rate: line.rate,
-    unit: line.unit,
-    discountPercent: line.discountPercent,
-    discountAmount: line.discountAmount,
-    taxes: line.taxes,
-  };
-}
