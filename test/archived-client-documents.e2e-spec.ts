@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createConnection, Connection, RowDataPacket } from 'mysql2/promise';
+import { createConnection } from 'mysql2/promise';
 import type { Response } from 'supertest';
 import { addClient, ClientInput, ClientOutput, createClient } from './factories/clients';
 import {
@@ -24,6 +23,7 @@ import {
 } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess, expectValidationError, TIMESTAMP } from './setup/expectations';
+import { lockWaits } from './setup/lock-waits';
 import { testDialect } from './setup/test-database';
 
 /*
@@ -442,23 +442,3 @@ describe('Invoices and estimates of an archived client', () => {
     });
   }
 });
-
-/**
- * How many transactions of `watcher`'s database wait for a lock, once any does (5 s at most):
- * other test files share the server.
- */
-async function lockWaits(watcher: Connection): Promise<number> {
-  let waiting = 0;
-  const deadline = Date.now() + 5000;
-  while (waiting === 0 && Date.now() < deadline) {
-    const [rows] = await watcher.query<RowDataPacket[]>(
-      `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-       WHERE DB = DATABASE() AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
-                                        WHERE trx_state = 'LOCK WAIT')`,
-    );
-    waiting = Number(rows[0].n);
-    // InnoDB refreshes INNODB_TRX only when it was not read for 100 ms.
-    if (waiting === 0) await sleep(150);
-  }
-  return waiting;
-}

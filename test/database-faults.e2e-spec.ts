@@ -10,6 +10,7 @@ import { expenseInput } from './factories/expenses';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess } from './setup/expectations';
 import { invariantViolations, openSql } from './setup/invariants';
+import { lockWaits } from './setup/lock-waits';
 import { TcpProxy } from './setup/tcp-proxy';
 import { testDialect } from './setup/test-database';
 
@@ -108,24 +109,6 @@ if (testDialect() === 'mysql') {
           "INSERT INTO clients (names, created_at, updated_at) VALUES ('Heavy', NOW(), NOW())",
         );
       }
-    }
-
-    /** How many of this database's transactions wait for a lock, once any does (5 s at most). */
-    async function lockWaits(watcher: Connection): Promise<number> {
-      let waiting = 0;
-      const deadline = Date.now() + 5000;
-      while (waiting === 0 && Date.now() < deadline) {
-        const [rows] = await watcher.query<RowDataPacket[]>(
-          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-           WHERE DB = ? AND ID IN (SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX
-                                   WHERE trx_state = 'LOCK WAIT')`,
-          [databaseName],
-        );
-        waiting = Number(rows[0].n);
-        // InnoDB refreshes INNODB_TRX only when it was not read for 100 ms.
-        if (waiting === 0) await sleep(150);
-      }
-      return waiting;
     }
 
     /** Sent at once (a supertest request otherwise waits to be awaited). */
