@@ -4,7 +4,7 @@ import { formatMoney, formatRate, jsonMoney, jsonNumber } from '../common/money/
 import { DeliveryRecord, deliveryState } from './domain/delivery-state';
 import type { DocumentInputDto } from './dto/document-input.dto';
 import { defaultTax } from './domain/document-draft';
-import { LineInput, LineTax } from './domain/document-totals';
+import { LineInput, lineInputOf, LineTax } from './domain/document-totals';
 import {
   DocumentCustomerFieldsDto,
   DocumentDateFieldsDto,
@@ -163,16 +163,11 @@ export function lineTaxesOf(
 
 /** A stored line as a draft reads it when an update leaves `items` out. */
 export function toLineInput(line: DocumentLineItemRecord): LineInput {
-  return {
-    description: line.description,
-    quantity: line.quantity,
-    rate: line.rate,
-    unit: line.unit,
-    discountPercent: line.discountPercent,
-    discountAmount:
-      line.discountPercent === null && !line.discountAmount.isZero() ? line.discountAmount : null,
-    taxes: line.taxes,
-  };
+  const input = lineInputOf(line);
+  // An amount is kept only when it was given as one (a percent's is worked out again).
+  input.discountAmount =
+    line.discountPercent === null && !line.discountAmount.isZero() ? line.discountAmount : null;
+  return input;
 }
 
 /**
