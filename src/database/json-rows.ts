@@ -176,11 +176,12 @@ export class JsonRows {
       }
       return { column, values };
     });
+    const plan = hydration(metadata);
     const entities: T[] = [];
     for (let index = 0; index < count; index++) {
-      const row: Record<string, unknown> = {};
-      for (const { column, values } of columns) row[column.databaseName] = values[index];
-      entities.push(this.hydrate(metadata, row) as T);
+      const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
+      for (let at = 0; at < plan.length; at++) this.assign(entity, plan[at], columns[at].values[index]);
+      entities.push(entity as T);
     }
     return entities;
   }
@@ -188,14 +189,20 @@ export class JsonRows {
   private hydrate(metadata: EntityMetadata, row: Record<string, unknown>): ObjectLiteral {
     // As RawSqlResultsToEntityTransformer does it.
     const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
-    for (const column of selected(metadata)) {
-      let value = row[column.databaseName];
+    for (const column of hydration(metadata)) {
+      const value = row[column.column.databaseName];
       if (value === undefined)
-        throw new Error(`${metadata.tableName}.${column.databaseName} not read`);
-      value = this.fromText(column, value);
-      column.setEntityValue(entity, this.dataSource.driver.prepareHydratedValue(value, column));
+        throw new Error(`${metadata.tableName}.${column.column.databaseName} not read`);
+      this.assign(entity, column, value);
     }
     return entity;
+  }
+
+  /** A column's value as read, hydrated by the driver into the entity. */
+  private assign(entity: ObjectLiteral, { column, plain }: ColumnHydration, read: unknown): void {
+    const value = this.dataSource.driver.prepareHydratedValue(this.fromText(column, read), column);
+    if (plain) entity[column.propertyName] = value;
+    else column.setEntityValue(entity, value);
   }
 
   /** The column as it goes into its JSON array: bare where it can be (see the top). */
@@ -233,7 +240,43 @@ export class JsonRows {
 
 /** The columns a read hydrates: all but those marked `select: false` (a generated column). */
 function selected(metadata: EntityMetadata): ColumnMetadata[] {
-  return metadata.columns.filter((column) => column.isSelect);
+  return reading(metadata).columns;
+}
+
+/** How each selected column is hydrated (see `reading()`). */
+function hydration(metadata: EntityMetadata): ColumnHydration[] {
+  return reading(metadata).hydration;
+}
+
+interface ColumnHydration {
+  column: ColumnMetadata;
+  /** setEntityValue would only assign the property: not embedded, not a relation's virtual column. */
+  plain: boolean;
+}
+
+const readings = new WeakMap<
+  EntityMetadata,
+  { columns: ColumnMetadata[]; hydration: ColumnHydration[] }
+>();
+
+/** The selected columns of an entity, worked out once: a detail read hydrates a few hundred values. */
+function reading(metadata: EntityMetadata): {
+  columns: ColumnMetadata[];
+  hydration: ColumnHydration[];
+} {
+  let found = readings.get(metadata);
+  if (!found) {
+    const columns = metadata.columns.filter((column) => column.isSelect);
+    found = {
+      columns,
+      hydration: columns.map((column) => ({
+        column,
+        plain: !column.embeddedMetadata && !(column.isVirtual && column.referencedColumn),
+      })),
+    };
+    readings.set(metadata, found);
+  }
+  return found;
 }
 
 function columnType(column: ColumnMetadata): string {
