@@ -180,7 +180,8 @@ export class JsonRows {
     const entities: T[] = [];
     for (let index = 0; index < count; index++) {
       const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
-      for (let at = 0; at < plan.length; at++) this.assign(entity, plan[at], columns[at].values[index]);
+      for (let at = 0; at < plan.length; at++)
+        this.assign(entity, plan[at], columns[at].values[index]);
       entities.push(entity as T);
     }
     return entities;
