@@ -201,8 +201,11 @@ export class JsonRows {
 
   /** A column's value as read, hydrated by the driver into the entity. */
   private assign(entity: ObjectLiteral, { column, plain }: ColumnHydration, read: unknown): void {
-    const value = this.dataSource.driver.prepareHydratedValue(this.fromText(column, read), column);
-    if (plain) entity[column.propertyName] = value;
+    const value: unknown = this.dataSource.driver.prepareHydratedValue(
+      this.fromText(column, read),
+      column,
+    );
+    if (plain) (entity as Record<string, unknown>)[column.propertyName] = value;
     else column.setEntityValue(entity, value);
   }
 
