@@ -69,6 +69,7 @@ const E2E_GROUPS = {
     'estimates-rules',
     'clients',
     'client-search',
+    'einvoice-references',
     'expenses',
   ],
   ledger: [

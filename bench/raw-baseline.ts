@@ -52,7 +52,7 @@ const INVOICE_COLUMNS =
   'customer_address, customer_tax_id, customer_country, payment_status, currency, tax_rate, ' +
   'tax_name, tax_amount, sub_total, discount_percent, discount_amount, total, ' +
   'prices_include_tax, supply_date, period_start, period_end, amount_paid, issue_date, ' +
-  'due_date, note, voided_at, void_reason, recurring_invoice_id';
+  'due_date, note, voided_at, void_reason, recurring_invoice_id, buyer_reference, order_reference';
 
 // ---- JSON: numbers that must keep their digits are written from their decimal text ----
 
@@ -133,6 +133,8 @@ interface InvoiceRow extends RowDataPacket {
   voided_at: string | null;
   void_reason: string;
   recurring_invoice_id: number | string | null;
+  buyer_reference: string;
+  order_reference: string;
   amount_credited?: string;
   created_at?: string;
   updated_at?: string;
@@ -356,6 +358,8 @@ function invoiceFields(row: InvoiceRow): { [key: string]: Json } {
     status: invoiceStatus(row, outstanding),
     void_reason: row.void_reason,
     recurring_invoice_id: row.recurring_invoice_id === null ? '' : String(row.recurring_invoice_id),
+    buyer_reference: row.buyer_reference,
+    order_reference: row.order_reference,
     currency: row.currency,
     tax_rate: new NumberText(new Decimal(row.tax_rate).toFixed()),
     tax_amount: new NumberText(money(new Decimal(row.tax_amount), row.currency)),

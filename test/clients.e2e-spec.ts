@@ -14,8 +14,11 @@ import {
 
 const DETAIL_KEYS = [
   'address',
+  'buyer_reference',
   'country',
   'created_at',
+  'einvoice_address',
+  'einvoice_format',
   'email',
   'id',
   'language',
@@ -53,6 +56,9 @@ describe('Clients', () => {
         tax_id: 'GB123456789',
         country: 'GB',
         language: 'en',
+        einvoice_address: '9932:GB123456789',
+        einvoice_format: 'peppol',
+        buyer_reference: 'PO-BOX 7',
       });
 
       const body = expectSuccess(response);
@@ -69,6 +75,9 @@ describe('Clients', () => {
         tax_id: 'GB123456789',
         country: 'GB',
         language: 'en',
+        einvoice_address: '9932:GB123456789',
+        einvoice_format: 'peppol',
+        buyer_reference: 'PO-BOX 7',
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: client.created_at,
       });
@@ -87,6 +96,9 @@ describe('Clients', () => {
         tax_id: '',
         country: '',
         language: '',
+        einvoice_address: '',
+        einvoice_format: '',
+        buyer_reference: '',
       });
     });
 
@@ -99,6 +111,9 @@ describe('Clients', () => {
         tax_id: null,
         country: null,
         language: null,
+        einvoice_address: null,
+        einvoice_format: null,
+        buyer_reference: null,
       });
 
       const [client] = expectSuccess(response).data as ClientOutput[];
@@ -110,6 +125,9 @@ describe('Clients', () => {
         tax_id: '',
         country: '',
         language: '',
+        einvoice_address: '',
+        einvoice_format: '',
+        buyer_reference: '',
       });
     });
 
@@ -146,6 +164,40 @@ describe('Clients', () => {
         expect(await read(created.id)).toEqual(created);
       },
     );
+
+    it.each([
+      ['0088:5790000435975', '0088:5790000435975'],
+      ['9930:de123456789', '9930:de123456789'],
+      ['em:Billing@Example.com', 'EM:Billing@Example.com'],
+      ['0204:04011000-1234512345-06', '0204:04011000-1234512345-06'],
+      [`EM:${'a'.repeat(254)}`, `EM:${'a'.repeat(254)}`],
+    ])(
+      'takes the e-invoice address %j as %j: the scheme as listed, the identifier as written',
+      async (einvoice_address, stored) => {
+        const created = await addClient(test.http, { einvoice_address });
+
+        expect(created.einvoice_address).toBe(stored);
+        expect(await read(created.id)).toEqual(created);
+      },
+    );
+
+    it.each(['ubl', 'cii', 'peppol', 'xrechnung-ubl', 'xrechnung-cii', 'facturx', 'XRechnung-CII'])(
+      'takes the e-invoice format %j in any case',
+      async (einvoice_format) => {
+        const created = await addClient(test.http, { einvoice_format });
+
+        expect(created.einvoice_format).toBe(einvoice_format.toLowerCase());
+        expect(await read(created.id)).toEqual(created);
+      },
+    );
+
+    it('trims the buyer reference and takes 255 characters', async () => {
+      const buyer_reference = 'L'.repeat(255);
+
+      const created = await addClient(test.http, { buyer_reference: ` ${buyer_reference}\t` });
+
+      expect(await read(created.id)).toMatchObject({ buyer_reference });
+    });
 
     it('accepts a tax id of 32 characters after trimming, and empty codes', async () => {
       const tax_id = 'T'.repeat(32);
@@ -257,6 +309,55 @@ describe('Clients', () => {
       ['a withdrawn language code', { language: 'iw' }, 'language'],
       ['a language with white space', { language: 'en ' }, 'language'],
       ['a language that is not text', { language: { code: 'en' } }, 'language'],
+      [
+        'an e-invoice address without a scheme',
+        { einvoice_address: '5790000435975' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice address of an unlisted scheme',
+        { einvoice_address: '0089:579000' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice address without an identifier',
+        { einvoice_address: '0088:' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice address with a space',
+        { einvoice_address: '0088:579 000' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice address with white space around',
+        { einvoice_address: ' 0088:579000' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice address with a control character',
+        { einvoice_address: '0088:579\u0000' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice address beyond ASCII',
+        { einvoice_address: 'EM:zoë@example.com' },
+        'einvoice_address',
+      ],
+      [
+        'an e-invoice identifier of 255 characters',
+        { einvoice_address: `EM:${'a'.repeat(255)}` },
+        'einvoice_address',
+      ],
+      ['an e-invoice address that is not text', { einvoice_address: 88 }, 'einvoice_address'],
+      ['an unknown e-invoice format', { einvoice_format: 'pdf' }, 'einvoice_format'],
+      ['an e-invoice format that is not text', { einvoice_format: ['ubl'] }, 'einvoice_format'],
+      [
+        'a buyer reference of 256 characters',
+        { buyer_reference: 'L'.repeat(256) },
+        'buyer_reference',
+      ],
+      ['a buyer reference that is not text', { buyer_reference: 991 }, 'buyer_reference'],
     ])('refuses %s with 422', async (_, input, field) => {
       const response = await test.http.post('/v1/client/add').send({ names: 'Someone', ...input });
 
@@ -392,6 +493,9 @@ describe('Clients', () => {
         tax_id: 'OLD-1',
         country: 'AT',
         language: 'de',
+        einvoice_address: '9914:ATU12345678',
+        einvoice_format: 'ubl',
+        buyer_reference: 'Old ref',
       });
 
       const response = await test.http.put(`/v1/client/${created.id}`).send({
@@ -402,6 +506,9 @@ describe('Clients', () => {
         tax_id: ' NEW-2 ',
         country: 'es',
         language: 'ES',
+        einvoice_address: '9920:ESB12345678',
+        einvoice_format: 'CII',
+        buyer_reference: ' New ref ',
       });
 
       const body = expectSuccess(response);
@@ -418,6 +525,9 @@ describe('Clients', () => {
         tax_id: 'NEW-2',
         country: 'ES',
         language: 'es',
+        einvoice_address: '9920:ESB12345678',
+        einvoice_format: 'cii',
+        buyer_reference: 'New ref',
         created_at: created.created_at,
         updated_at: expect.stringMatching(TIMESTAMP),
       });
@@ -433,6 +543,9 @@ describe('Clients', () => {
         tax_id: 'KEEP-3',
         country: 'NL',
         language: 'nl',
+        einvoice_address: '0106:12345678',
+        einvoice_format: 'peppol',
+        buyer_reference: 'Keep ref',
       });
 
       const response = await test.http
@@ -448,6 +561,9 @@ describe('Clients', () => {
         tax_id: 'KEEP-3',
         country: 'NL',
         language: 'nl',
+        einvoice_address: '0106:12345678',
+        einvoice_format: 'peppol',
+        buyer_reference: 'Keep ref',
       });
       expect(await read(created.id)).toEqual(updated);
     });
@@ -461,6 +577,9 @@ describe('Clients', () => {
         tax_id: 'CLEAR-4',
         country: 'BE',
         language: 'fr',
+        einvoice_address: '0208:0123456789',
+        einvoice_format: 'peppol',
+        buyer_reference: 'Clear ref',
       });
 
       const response = await test.http.put(`/v1/client/${created.id}`).send({
@@ -471,6 +590,9 @@ describe('Clients', () => {
         tax_id: '',
         country: '',
         language: '',
+        einvoice_address: '',
+        einvoice_format: '',
+        buyer_reference: '',
       });
 
       const [updated] = expectSuccess(response).data as ClientOutput[];
@@ -482,6 +604,9 @@ describe('Clients', () => {
         tax_id: '',
         country: '',
         language: '',
+        einvoice_address: '',
+        einvoice_format: '',
+        buyer_reference: '',
       });
       expect(await read(created.id)).toEqual(updated);
     });

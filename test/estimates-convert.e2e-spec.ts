@@ -122,6 +122,8 @@ describe('Estimates: POST /v1/estimate/{id}/convert', () => {
       status: 'open',
       void_reason: '',
       recurring_invoice_id: '',
+      buyer_reference: '',
+      order_reference: '',
       currency: 'EUR',
       tax_rate: 7.5,
       // 700.00 × 7.5% = 52.50.

@@ -122,6 +122,8 @@ describe('Invoices', () => {
       status: 'overdue',
       void_reason: '',
       recurring_invoice_id: '',
+      buyer_reference: '',
+      order_reference: '',
       currency: 'USD',
       tax_rate: 7.5,
       tax_amount: 1.59,

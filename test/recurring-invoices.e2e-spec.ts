@@ -35,6 +35,8 @@ interface InvoiceRead {
   period_start: string;
   period_end: string;
   recurring_invoice_id: string;
+  buyer_reference: string;
+  order_reference: string;
   total: number;
   tax_amount: number;
   discount_amount: string;
@@ -212,6 +214,32 @@ describe('Recurring invoices', () => {
         expectError(await test.http.post(`/v1/recurring-invoice/${id}/resume`), 404);
         expectError(await test.http.delete(`/v1/recurring-invoice/${id}`), 404);
       }
+    });
+  });
+
+  describe('references', () => {
+    it('gives each invoice it makes its client’s buyer reference (BT-10), as it is then', async () => {
+      clock.setToday('2029-01-01');
+      const referenced = await createClient(test.http, { buyer_reference: '991-12345-67' });
+      const response = await test.http
+        .post('/v1/recurring-invoice/add')
+        .send(recurringInvoiceInput(referenced, { start_date: '2029-01-01' }));
+      const schedule = (expectSuccess(response) as { recurring_invoice: RecurringInvoiceOutput[] })
+        .recurring_invoice[0];
+      await scan();
+      await test.http
+        .put(`/v1/client/${referenced}`)
+        .send({ names: 'Referenced', buyer_reference: '991-76543-21' })
+        .expect(200);
+      clock.setToday('2029-02-01');
+      await scan();
+
+      const made = await invoicesOf(schedule);
+      expect(made.map((entry) => [entry.issue_date, entry.buyer_reference])).toEqual([
+        ['2029-01-01', '991-12345-67'],
+        ['2029-02-01', '991-76543-21'],
+      ]);
+      expect(made.map((entry) => entry.order_reference)).toEqual(['', '']);
     });
   });
 

@@ -48,8 +48,19 @@ describe('Transport', () => {
       tax_id: ' DE 123 & 456 ',
       country: 'de',
       language: 'DE',
+      einvoice_address: 'em:a+b=c&d@example.com',
+      einvoice_format: 'XRechnung-UBL',
+      buyer_reference: ' 04011000-1234 & 5 ',
     };
-    const expectedClient = { ...client, tax_id: 'DE 123 & 456', country: 'DE', language: 'de' };
+    const expectedClient = {
+      ...client,
+      tax_id: 'DE 123 & 456',
+      country: 'DE',
+      language: 'de',
+      einvoice_address: 'EM:a+b=c&d@example.com',
+      einvoice_format: 'xrechnung-ubl',
+      buyer_reference: '04011000-1234 & 5',
+    };
 
     it('reads a client from a JSON body', async () => {
       expect(clientFields(await test.http.post('/v1/client/add').send(client))).toEqual(
@@ -159,6 +170,9 @@ describe('Transport', () => {
         tax_id: '',
         country: '',
         language: '',
+        einvoice_address: '',
+        einvoice_format: '',
+        buyer_reference: '',
       });
     });
 
@@ -429,8 +443,11 @@ describe('Transport', () => {
       const [client] = expectSuccess(response).data as ClientOutput[];
       expect(Object.keys(client).sort()).toEqual([
         'address',
+        'buyer_reference',
         'country',
         'created_at',
+        'einvoice_address',
+        'einvoice_format',
         'email',
         'id',
         'language',

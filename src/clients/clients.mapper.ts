@@ -13,6 +13,9 @@ export function toListItem(client: Client): ClientListItemDto {
     tax_id: client.taxId,
     country: client.country,
     language: client.language,
+    einvoice_address: client.einvoiceAddress,
+    einvoice_format: client.einvoiceFormat,
+    buyer_reference: client.buyerReference,
     created_at: formatTimestamp(client.createdAt),
   };
 }

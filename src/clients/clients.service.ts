@@ -23,6 +23,8 @@ export interface DocumentClient {
   email: string;
   /** The language its documents print in ('' for the DOCUMENT_LOCALE setting). */
   language: string;
+  /** What its new invoices take as their buyer reference when given none ('' for none). */
+  buyerReference: string;
 }
 
 /** Ids per statement when names are read for a report. */
@@ -84,6 +86,7 @@ export class ClientsService {
       country: client.country,
       email: client.email,
       language: client.language,
+      buyerReference: client.buyerReference,
     };
   }
 
@@ -98,6 +101,9 @@ export class ClientsService {
         taxId: input.tax_id ?? '',
         country: input.country ?? '',
         language: input.language ?? '',
+        einvoiceAddress: input.einvoice_address ?? '',
+        einvoiceFormat: input.einvoice_format ?? '',
+        buyerReference: input.buyer_reference ?? '',
         createdAt: now,
         updatedAt: now,
         deletedAt: null,
@@ -127,6 +133,9 @@ export class ClientsService {
         taxId: input.tax_id ?? client.taxId,
         country: input.country ?? client.country,
         language: input.language ?? client.language,
+        einvoiceAddress: input.einvoice_address ?? client.einvoiceAddress,
+        einvoiceFormat: input.einvoice_format ?? client.einvoiceFormat,
+        buyerReference: input.buyer_reference ?? client.buyerReference,
         updatedAt: this.clock.now(),
       };
       await this.clients.update(id, changes);

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { einvoiceAddressText, parseEinvoiceAddress } from './einvoice-codes';
 import { COUNTRY_CODES, LANGUAGE_CODES } from './iso-codes';
 import { isCurrencyCode, minorUnits } from './money/currency';
 import { Decimal, parseDecimal, writtenPlaces } from './money/decimal';
@@ -333,4 +334,27 @@ export function IsDateInput(): PropertyDecorator {
     isCalendarDate,
     '$property must be a real date in the form YYYY-MM-DD',
   );
+}
+
+/**
+ * An electronic address, `scheme:identifier` (common/einvoice-codes.ts): the scheme in any
+ * case, kept in its listed spelling, the identifier as written; '' for none. Not trimmed: like
+ * a listed value, white space around it is not the address.
+ */
+export function IsEinvoiceAddressInput(): PropertyDecorator {
+  const canonical = (value: string): string | null => {
+    if (value === '') return '';
+    const address = parseEinvoiceAddress(value);
+    return address && einvoiceAddressText(address);
+  };
+  return (target: object, propertyName: string | symbol) => {
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? (canonical(value) ?? value) : value,
+    )(target, propertyName);
+    rule(
+      'isEinvoiceAddressInput',
+      (value) => typeof value === 'string' && canonical(value) === value,
+      '$property must be scheme:identifier, the scheme a code of the EAS list (0088, 0204, 9930, EM, …) and the identifier 1 to 254 printable characters without spaces, or empty',
+    )(target, propertyName);
+  };
 }

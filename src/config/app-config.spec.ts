@@ -17,6 +17,7 @@ describe('AppConfig: the issuer and the document locale', () => {
       name: 'Invoicing',
       address: '',
       country: '',
+      einvoiceAddress: '',
       email: '',
       taxId: '',
       phone: '',
@@ -36,6 +37,7 @@ describe('AppConfig: the issuer and the document locale', () => {
       COMPANY_NAME: 'Acme GmbH',
       COMPANY_ADDRESS: 'Hauptstraße 1, Berlin',
       COMPANY_COUNTRY: 'de',
+      COMPANY_EINVOICE_ADDRESS: '0204:991-01234-56',
       COMPANY_EMAIL: 'billing@example.com',
       COMPANY_TAX_ID: 'DE123456789',
       COMPANY_PHONE: '+49 30 1234567',
@@ -54,6 +56,7 @@ describe('AppConfig: the issuer and the document locale', () => {
       address: 'Hauptstraße 1, Berlin',
       // Upper case, as a client's country is kept.
       country: 'DE',
+      einvoiceAddress: '0204:991-01234-56',
       email: 'billing@example.com',
       taxId: 'DE123456789',
       phone: '+49 30 1234567',

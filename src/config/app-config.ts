@@ -135,6 +135,7 @@ export class AppConfig {
       name: this.read('COMPANY_NAME') ?? 'Invoicing',
       address: this.read('COMPANY_ADDRESS') ?? '',
       country: this.read('COMPANY_COUNTRY') ?? '',
+      einvoiceAddress: this.read('COMPANY_EINVOICE_ADDRESS') ?? '',
       email: this.read('COMPANY_EMAIL') ?? '',
       taxId: this.read('COMPANY_TAX_ID') ?? '',
       phone: this.read('COMPANY_PHONE') ?? '',

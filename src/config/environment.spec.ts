@@ -66,6 +66,12 @@ describe('validateEnvironment', () => {
     ['COMPANY_COUNTRY', 'DEU'],
     ['COMPANY_COUNTRY', 'XK'],
     ['COMPANY_COUNTRY', ' DE'],
+    ['COMPANY_EINVOICE_ADDRESS', '5790000435975'],
+    ['COMPANY_EINVOICE_ADDRESS', '0089:5790000435975'],
+    ['COMPANY_EINVOICE_ADDRESS', '0088:'],
+    ['COMPANY_EINVOICE_ADDRESS', '0088:579 0000'],
+    ['COMPANY_EINVOICE_ADDRESS', ' 0088:5790000435975'],
+    ['COMPANY_EINVOICE_ADDRESS', `EM:${'a'.repeat(255)}`],
   ])('stops start-up on a bad %s (%s), naming it', (variable, value) => {
     expect(() => validateEnvironment({ [variable]: value })).toThrow(variable);
   });
@@ -143,6 +149,16 @@ describe('validateEnvironment', () => {
     expect(validateEnvironment({ COMPANY_COUNTRY: 'de' }).COMPANY_COUNTRY).toBe('DE');
     expect(validateEnvironment({ COMPANY_COUNTRY: 'Fr' }).COMPANY_COUNTRY).toBe('FR');
     expect(validateEnvironment({ COMPANY_COUNTRY: '' }).COMPANY_COUNTRY).toBeUndefined();
+  });
+
+  it('reads COMPANY_EINVOICE_ADDRESS as scheme:identifier, the EAS scheme kept as listed', () => {
+    const read = (value: string) =>
+      validateEnvironment({ COMPANY_EINVOICE_ADDRESS: value }).COMPANY_EINVOICE_ADDRESS;
+    expect(read('0088:5790000435975')).toBe('0088:5790000435975');
+    expect(read('9930:de123456789')).toBe('9930:de123456789');
+    expect(read('em:Billing@Example.com')).toBe('EM:Billing@Example.com');
+    expect(read(`EM:${'a'.repeat(254)}`)).toBe(`EM:${'a'.repeat(254)}`);
+    expect(read('')).toBeUndefined();
   });
 
   it('names every bad variable at once', () => {

@@ -14,7 +14,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import { IsCountryInput } from '../common/input-rules';
+import { IsCountryInput, IsEinvoiceAddressInput } from '../common/input-rules';
 import { isCurrencyCode } from '../common/money/currency';
 import { DOCUMENT_LOCALES, DocumentLocale } from '../document-vocabulary/document-locale';
 
@@ -158,6 +158,11 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsCountryInput()
   COMPANY_COUNTRY?: string;
+
+  // BT-34, the issuer's electronic address on every e-invoice: `scheme:identifier` (EAS).
+  @IsOptional()
+  @IsEinvoiceAddressInput()
+  COMPANY_EINVOICE_ADDRESS?: string;
 
   @IsOptional()
   @IsEmail({}, { message: 'COMPANY_EMAIL must be an e-mail address' })

@@ -6,6 +6,8 @@ export interface Issuer {
   address: string;
   /** ISO 3166-1 alpha-2, printed by name in the document's language; '' or absent: none. */
   country?: string;
+  /** BT-34, where it receives e-invoices: `scheme:identifier` (EAS); '' or absent: none. */
+  einvoiceAddress?: string;
   email: string;
   taxId: string;
   phone: string;

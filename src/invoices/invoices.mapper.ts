@@ -52,6 +52,8 @@ function invoiceFields(invoice: Invoice, today: string): InvoiceDto {
     status: invoiceStatus(invoice, today),
     void_reason: invoice.voidReason,
     recurring_invoice_id: idOrEmpty(invoice.recurringInvoiceId),
+    buyer_reference: invoice.buyerReference,
+    order_reference: invoice.orderReference,
     ...pricingFields(invoice),
     amount_paid: formatMoney(invoice.amountPaid, invoice.currency),
     outstanding_balance: formatMoney(
@@ -99,6 +101,8 @@ export function toListItemFromRow(row: InvoiceListRow, today: string): InvoiceWi
     ),
     void_reason: row.voidReason,
     recurring_invoice_id: idOrEmpty(row.recurringInvoiceId),
+    buyer_reference: row.buyerReference,
+    order_reference: row.orderReference,
     currency: row.currency,
     tax_rate: money.taxRate,
     tax_amount: money.taxAmount,

@@ -38,6 +38,8 @@ export const INVOICE_LIST_COLUMNS = [
   'voidedAt',
   'voidReason',
   'recurringInvoiceId',
+  'buyerReference',
+  'orderReference',
   'currency',
   'taxRate',
   'taxAmount',

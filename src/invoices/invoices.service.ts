@@ -62,6 +62,10 @@ export interface InvoiceIdentity {
   paymentStatus: PaymentStatus;
   /** The schedule and period a recurring invoice bills (docs/recurring.md). */
   recurring?: { scheduleId: number; period: string };
+  /** BT-10; left out, the client's (the draft's `customerBuyerReference`). */
+  buyerReference?: string;
+  /** BT-13; left out, none. */
+  orderReference?: string;
 }
 
 /** A new invoice: its id, and the answer add gives. */
@@ -156,6 +160,8 @@ export class InvoicesService {
         invoiceNo: input.invoice_no,
         paymentStatus: input.payment_status,
         draft: isDraft,
+        buyerReference: input.buyer_reference,
+        orderReference: input.order_reference,
       });
       return invoice.response;
     });
@@ -183,6 +189,8 @@ export class InvoicesService {
             recurringInvoiceId: identity.recurring?.scheduleId ?? null,
             recurringPeriod: identity.recurring?.period ?? null,
             paymentStatus: identity.paymentStatus,
+            buyerReference: identity.buyerReference ?? draft.customerBuyerReference,
+            orderReference: identity.orderReference ?? '',
             amountPaid: ZERO,
             amountCredited: ZERO,
             voidedAt: null,
@@ -227,6 +235,8 @@ export class InvoicesService {
       Object.assign(invoice, draftColumns(draft), {
         invoiceNo: input.invoice_no ?? invoice.invoiceNo,
         paymentStatus: input.payment_status,
+        buyerReference: input.buyer_reference ?? invoice.buyerReference,
+        orderReference: input.order_reference ?? invoice.orderReference,
         updatedAt: this.clock.now(),
       });
       await this.invoices.update(invoice);

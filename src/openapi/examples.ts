@@ -22,6 +22,9 @@ const CLIENT = {
   tax_id: 'GB123456789',
   country: 'GB',
   language: 'en',
+  einvoice_address: '0088:5790000435975',
+  einvoice_format: 'peppol',
+  buyer_reference: 'PO 4500012345',
   created_at: '2026-02-16 11:05:42',
   updated_at: '2026-03-02 09:12:08',
 };
@@ -132,6 +135,8 @@ export const EXAMPLE_INVOICE = {
   status: 'open',
   void_reason: '',
   recurring_invoice_id: '',
+  buyer_reference: '04011000-12345-34',
+  order_reference: 'PO 4500012345',
   amount_paid: '1320.87',
   outstanding_balance: '1320.87',
   created_at: '2026-03-02 09:31:40',

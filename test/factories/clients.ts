@@ -8,6 +8,9 @@ export interface ClientInput {
   tax_id?: string;
   country?: string;
   language?: string;
+  einvoice_address?: string;
+  einvoice_format?: string;
+  buyer_reference?: string;
 }
 
 /** A client as read, added or updated (the list output has no updated_at). */
@@ -20,6 +23,9 @@ export interface ClientOutput {
   tax_id: string;
   country: string;
   language: string;
+  einvoice_address: string;
+  einvoice_format: string;
+  buyer_reference: string;
   created_at: string;
   updated_at: string;
 }

@@ -20,6 +20,8 @@ export interface InvoiceInput {
   due_date?: string;
   note?: string;
   items?: LineItemInput[];
+  buyer_reference?: string;
+  order_reference?: string;
 }
 
 /**
@@ -51,6 +53,8 @@ export interface InvoiceFields extends TaxTermsFields {
   status: 'open' | 'overdue' | 'paid' | 'void';
   void_reason: string;
   recurring_invoice_id: string;
+  buyer_reference: string;
+  order_reference: string;
   currency: string;
   tax_rate: number;
   tax_amount: number;
@@ -162,6 +166,8 @@ export const INVOICE_READ_KEYS = keyList(
   'status void_reason',
   // extension: the recurring invoice schedule that made it (docs/recurring.md)
   'recurring_invoice_id',
+  // extensions: the buyer's references, BT-10 and BT-13 (docs/einvoices.md)
+  'buyer_reference order_reference',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
 );
@@ -180,6 +186,8 @@ export const INVOICE_KEYS = keyList(
   'status void_reason',
   // extension: the recurring invoice schedule that made it (docs/recurring.md)
   'recurring_invoice_id',
+  // extensions: the buyer's references, BT-10 and BT-13 (docs/einvoices.md)
+  'buyer_reference order_reference',
   // extensions: taxes, discounts, dates of supply (docs/rules.md)
   ...TAX_TERMS_KEYS,
 );

@@ -40,6 +40,21 @@ export class ClientListItemDto {
   })
   language: string;
 
+  @TextProperty(
+    'Electronic address for e-invoices, scheme:identifier (EAS scheme as listed); empty when not given',
+  )
+  einvoice_address: string;
+
+  @ApiProperty({
+    type: 'string',
+    enum: ['', 'ubl', 'cii', 'peppol', 'xrechnung-ubl', 'xrechnung-cii', 'facturx'],
+    description: 'The e-invoice format sent with its documents; empty when none',
+  })
+  einvoice_format: string;
+
+  @TextProperty('BT-10 buyer reference its invoices take by default; empty when not given')
+  buyer_reference: string;
+
   @TimestampProperty()
   created_at: string;
 }

@@ -8,7 +8,14 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsCountryInput, IsLanguageInput, Trim } from '../../common/input-rules';
+import {
+  IsCountryInput,
+  IsEinvoiceAddressInput,
+  IsLanguageInput,
+  IsOneOf,
+  Trim,
+} from '../../common/input-rules';
+import { EINVOICE_ADDRESS_MAX_LENGTH, EINVOICE_FORMATS } from '../../common/einvoice-codes';
 import { COUNTRY_CODES, LANGUAGE_CODES } from '../../common/iso-codes';
 import { ListedValueInputProperty } from '../../openapi/schema-property.decorator';
 
@@ -73,4 +80,36 @@ export class CreateClientDto {
   @IsOptional()
   @IsLanguageInput()
   language?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: EINVOICE_ADDRESS_MAX_LENGTH,
+    pattern: '^(([0-9]{4}|[A-Za-z]{2}):[\\x21-\\x7e]{1,254})?$',
+    description:
+      'Where the client receives e-invoices (BT-49): scheme:identifier, the scheme a code of the EAS list in any case (0088 GLN, 0204 Leitweg-ID, 9930 German VAT id, EM e-mail, …) and the identifier 1 to 254 printable characters without spaces, e.g. 0088:5790000435975; "" for none',
+  })
+  @IsOptional()
+  @IsEinvoiceAddressInput()
+  einvoice_address?: string;
+
+  @ListedValueInputProperty(['', ...EINVOICE_FORMATS], {
+    required: false,
+    description:
+      'The e-invoice format its documents are sent in, attached to each e-mail; "" for none',
+  })
+  @IsOptional()
+  @IsOneOf(['', ...EINVOICE_FORMATS])
+  einvoice_format?: string;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    maxLength: 255,
+    description:
+      'BT-10, the reference the client asks its invoices to carry (a Leitweg-ID in Germany): each new invoice takes it unless given its own; trimmed, "" for none',
+  })
+  @IsOptional()
+  @Trim()
+  @MaxLength(255)
+  @IsString()
+  buyer_reference?: string;
 }

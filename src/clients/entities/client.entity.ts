@@ -1,6 +1,7 @@
 import { Entity } from 'typeorm';
 import { ArchivableRecord } from '../../database/archivable-record';
 import { TextColumn } from '../../database/columns';
+import { EINVOICE_ADDRESS_MAX_LENGTH } from '../../common/einvoice-codes';
 
 @Entity('clients')
 export class Client extends ArchivableRecord {
@@ -26,4 +27,16 @@ export class Client extends ArchivableRecord {
   /** ISO 639-1, lower case; '' when not given. */
   @TextColumn({ length: 2 })
   language: string;
+
+  /** Where it receives e-invoices, `scheme:identifier` (EAS); '' when not given. */
+  @TextColumn({ name: 'einvoice_address', length: EINVOICE_ADDRESS_MAX_LENGTH })
+  einvoiceAddress: string;
+
+  /** The e-invoice format its documents are sent in (common/einvoice-codes.ts); '' for none. */
+  @TextColumn({ name: 'einvoice_format', length: 16 })
+  einvoiceFormat: string;
+
+  /** BT-10, e.g. a Leitweg-ID: its invoices' buyer reference unless one is given; '' for none. */
+  @TextColumn({ name: 'buyer_reference', length: 255 })
+  buyerReference: string;
 }

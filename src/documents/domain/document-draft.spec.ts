@@ -14,6 +14,7 @@ const client = {
   country: 'GB',
   email: '',
   language: '',
+  buyerReference: '',
 };
 const defaults = { currency: 'USD', today: '2026-03-01', taxName: 'Tax' };
 const item = (quantity: string, rate: string): LineInput => ({

@@ -26,6 +26,8 @@ export interface DocumentDraft extends DocumentTotals {
   customerAddress: string;
   customerTaxId: string;
   customerCountry: string;
+  /** The client's buyer reference (BT-10): what a new invoice carries unless given its own. */
+  customerBuyerReference: string;
   description: string;
   currency: string;
   taxRate: Decimal;
@@ -106,6 +108,7 @@ export function draftDocument(
     customerAddress: client.address,
     customerTaxId: client.taxId,
     customerCountry: client.country,
+    customerBuyerReference: client.buyerReference,
     description: input.description ?? stored?.description ?? '',
     currency,
     taxRate,

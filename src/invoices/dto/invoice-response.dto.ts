@@ -71,6 +71,14 @@ export class InvoiceDto extends IntersectionType(
   })
   recurring_invoice_id: string;
 
+  @TextProperty(
+    'Beyond the specification: BT-10, the reference the buyer asked its invoices to carry; empty when none',
+  )
+  buyer_reference: string;
+
+  @TextProperty("Beyond the specification: BT-13, the buyer's purchase order; empty when none")
+  order_reference: string;
+
   @NumericTextProperty(
     'Payments received plus credits less refunds (Σ Completed + Σ Credited − Σ Refunded), with the currency’s minor digits',
   )

@@ -46,6 +46,14 @@ export class Invoice extends DocumentRecord {
   @TextColumn({ name: 'void_reason', length: 1000 })
   voidReason: string;
 
+  /** BT-10, the reference the buyer asked for (a Leitweg-ID); '' for none. */
+  @TextColumn({ name: 'buyer_reference', length: 255 })
+  buyerReference: string;
+
+  /** BT-13, the buyer's purchase order; '' for none. */
+  @TextColumn({ name: 'order_reference', length: 255 })
+  orderReference: string;
+
   /**
    * Computed by the database (generated columns) for the status filter; never written, and
    * never read: a status is worked out from the columns above and today's date.

@@ -13,6 +13,7 @@ import { NumberSeries1764900000000 } from './1764900000000-number-series';
 import { Drafts1765000000000 } from './1765000000000-drafts';
 import { RecurringInvoices1765100000000 } from './1765100000000-recurring-invoices';
 import { LineTaxesVarchar1765200000000 } from './1765200000000-line-taxes-varchar';
+import { EinvoiceParties1765300000000 } from './1765300000000-einvoice-parties';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const MYSQL_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MYSQL_MIGRATIONS = [
   Drafts1765000000000,
   RecurringInvoices1765100000000,
   LineTaxesVarchar1765200000000,
+  EinvoiceParties1765300000000,
 ];

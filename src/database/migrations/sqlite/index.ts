@@ -11,6 +11,7 @@ import { Taxes1764800000000 } from './1764800000000-taxes';
 import { NumberSeries1764900000000 } from './1764900000000-number-series';
 import { Drafts1765000000000 } from './1765000000000-drafts';
 import { RecurringInvoices1765100000000 } from './1765100000000-recurring-invoices';
+import { EinvoiceParties1765300000000 } from './1765300000000-einvoice-parties';
 
 /** Applied in this order; a new migration is appended, never inserted. */
 export const SQLITE_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const SQLITE_MIGRATIONS = [
   NumberSeries1764900000000,
   Drafts1765000000000,
   RecurringInvoices1765100000000,
+  EinvoiceParties1765300000000,
 ];
