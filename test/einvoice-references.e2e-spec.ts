@@ -3,6 +3,7 @@ import { addEstimate } from './factories/estimates';
 import { addInvoice, invoiceInput, InvoiceOutput, readInvoice } from './factories/invoices';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectSuccess, expectValidationError } from './setup/expectations';
+import { expectInOrder, pdfText } from './setup/pdf-text';
 
 /*
  * The buyer's references an invoice carries for its e-invoice (docs/einvoices.md): BT-10, the
@@ -106,6 +107,20 @@ describe('Invoices: buyer_reference and order_reference', () => {
 
     const [invoice] = expectSuccess(response).invoice as InvoiceOutput[];
     await expectReferences(invoice, { buyer_reference: 'LEITWEG-7', order_reference: '' });
+  });
+
+  it("prints both references on the invoice's PDF in the client's language", async () => {
+    const client = await addClient(test.http, { language: 'fr', buyer_reference: 'REF-ACHAT-9' });
+    const { invoice } = await addInvoice(test.http, {
+      client: client.id,
+      order_reference: 'BC 2026/114',
+    });
+
+    const response = await test.http.get(`/v1/invoice/${invoice[0].id}/pdf`).buffer(true);
+
+    expect(response.status).toBe(200);
+    const { text } = await pdfText(response.body as Buffer);
+    expectInOrder(text, ['Référence acheteur REF-ACHAT-9', 'Bon de commande BC 2026/114']);
   });
 
   it.each([

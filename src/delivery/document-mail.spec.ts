@@ -171,6 +171,21 @@ describe('composeDocumentMail', () => {
     ]);
   });
 
+  it('names the buyer reference and the purchase order in both parts, when the invoice has them', async () => {
+    const { text, html } = await compose(
+      view({ locale: 'de', buyerReference: '04011000-12345-34', orderReference: 'PO <7>' }),
+    );
+    for (const part of [text, visibleText(html)]) {
+      expect(part).toContain('Käuferreferenz');
+      expect(part).toContain('04011000-12345-34');
+      expect(part).toContain('Bestellnummer');
+      expect(part).toContain('PO <7>');
+    }
+    expect(html).not.toContain('PO <7>');
+    const plain = await compose(view());
+    expect(plain.text).not.toMatch(/Buyer reference|Purchase order/);
+  });
+
   it.each([
     {
       locale: 'en',

@@ -7,6 +7,7 @@ import {
   lineNotes,
   quantityText,
   settledByCredit,
+  referenceRows,
   supplyRow,
   totalRows,
 } from '../documents/i18n/document-rows';
@@ -188,6 +189,7 @@ function summaryRows(view: DocumentView, messages: DocumentMessages): Row[] {
   }
   if (view.reason) rows.push({ label: t('label.reason'), value: view.reason });
   if (view.voidReason) rows.push({ label: t('label.voidReason'), value: view.voidReason });
+  rows.push(...referenceRows(view, messages));
   const { name, taxId = '', country: countryCode = '' } = view.customer;
   if (name) rows.push({ label: t(`heading.${view.kind}`), value: name });
   if (taxId) rows.push({ label: t('label.customerTaxId'), value: taxId });

@@ -112,6 +112,9 @@ export interface DocumentView {
   mark?: 'paid' | 'void' | 'draft';
   /** Void invoices: why, as given when it was voided ('' when none was). */
   voidReason?: string;
+  /** Invoices: the buyer's reference (BT-10) and purchase order (BT-13); absent when none. */
+  buyerReference?: string;
+  orderReference?: string;
   /** Invoices: the ledger's payments, refunds and credits, oldest first (void ones left out). */
   ledger?: DocumentViewLedgerEntry[];
   note: string;
@@ -134,6 +137,8 @@ export interface DocumentViewParts {
   mark?: DocumentView['mark'];
   ledger?: DocumentLedgerEntry[];
   voidReason?: string;
+  buyerReference?: string;
+  orderReference?: string;
   /** Credit notes. */
   corrects?: string;
   correctsDate?: string;

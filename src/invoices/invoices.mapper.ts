@@ -262,6 +262,8 @@ export function toInvoiceView(
     amountPaid: invoice.amountPaid,
     mark,
     ...(mark === 'void' ? { voidReason: invoice.voidReason } : {}),
+    ...(invoice.buyerReference === '' ? {} : { buyerReference: invoice.buyerReference }),
+    ...(invoice.orderReference === '' ? {} : { orderReference: invoice.orderReference }),
     ledger: printedLedger(print.payments, print.creditNoteNumbers),
   });
 }

@@ -5,7 +5,14 @@ import {
 } from '../../../test/factories/document-views';
 import type { DocumentView } from '../document-view';
 import { messagesFor } from './document-messages';
-import { lineNotes, quantityText, supplyRow, taxLabel, totalRows } from './document-rows';
+import {
+  lineNotes,
+  quantityText,
+  referenceRows,
+  supplyRow,
+  taxLabel,
+  totalRows,
+} from './document-rows';
 
 const NBSP = '\u00a0';
 const NARROW_NBSP = '\u202f';
@@ -237,5 +244,23 @@ describe('supplyRow', () => {
       'Fecha de la operación',
     );
     expect(supplyRow(view(), messagesFor('en'))).toBeNull();
+  });
+});
+
+describe('referenceRows', () => {
+  it('names the buyer reference and the purchase order in the language, each when given', () => {
+    const both = view({ buyerReference: '991-01234-56', orderReference: 'PO-7' });
+    expect(referenceRows(both, messagesFor('en'))).toEqual([
+      { label: 'Buyer reference', value: '991-01234-56' },
+      { label: 'Purchase order', value: 'PO-7' },
+    ]);
+    expect(referenceRows(both, messagesFor('fr')).map((row) => row.label)).toEqual([
+      'Référence acheteur',
+      'Bon de commande',
+    ]);
+    expect(referenceRows(view({ orderReference: 'PO-7' }), messagesFor('es'))).toEqual([
+      { label: 'Pedido', value: 'PO-7' },
+    ]);
+    expect(referenceRows(view(), messagesFor('de'))).toEqual([]);
   });
 });

@@ -244,3 +244,16 @@ export function supplyRow(view: DocumentView, { t, date }: DocumentMessages): La
   }
   return null;
 }
+
+/**
+ * The buyer's reference (BT-10, a Leitweg-ID) and purchase order (BT-13) as rows of the
+ * document's details, each when the invoice gives it.
+ */
+export function referenceRows(view: DocumentView, { t }: DocumentMessages): LabelledRow[] {
+  const rows: LabelledRow[] = [];
+  if (view.buyerReference)
+    rows.push({ label: t('label.buyerReference'), value: view.buyerReference });
+  if (view.orderReference)
+    rows.push({ label: t('label.orderReference'), value: view.orderReference });
+  return rows;
+}

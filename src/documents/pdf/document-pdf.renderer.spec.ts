@@ -240,6 +240,28 @@ describe('renderDocumentPdf', () => {
     expect(lines.filter((line) => /^\s*(de )?2026\s*$/.test(line))).toEqual([]);
   });
 
+  it('prints the buyer reference and the purchase order among the details, in the locale', async () => {
+    const view = invoiceView({
+      locale: 'de',
+      buyerReference: '04011000-12345-34',
+      orderReference: 'PO 4500012345',
+    });
+    const { text } = await pdfText(await renderDocumentPdf(view, ISSUER));
+    expectInOrder(text, ['Käuferreferenz 04011000-12345-34', 'Bestellnummer PO 4500012345']);
+    const plain = await pdfText(await renderDocumentPdf(invoiceView(), ISSUER));
+    expect(plain.text).not.toMatch(/Buyer reference|Purchase order/);
+  });
+
+  it('wraps a 255-character reference inside the details and extracts it whole', async () => {
+    const reference = 'R'.repeat(255);
+    const { text } = await pdfText(
+      await renderDocumentPdf(invoiceView({ orderReference: reference }), ISSUER),
+    );
+    const pieces = text.split('\n').filter((line) => /R{10,}\s*$/.test(line));
+    expect(pieces.map((line) => /R+\s*$/.exec(line)?.[0].trim()).join('')).toBe(reference);
+    expect(Math.max(...text.split('\n').map((line) => line.length))).toBeLessThan(120);
+  });
+
   it('prints a long registration below the dates across the page, on one line', async () => {
     const registration =
       'Amtsgericht Berlin-Charlottenburg HRB 123456 B, Geschäftsführer Dr. Ada Lovelace';

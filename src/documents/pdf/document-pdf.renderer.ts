@@ -5,6 +5,7 @@ import {
   labelled,
   lineNotes,
   quantityText,
+  referenceRows,
   supplyRow,
   totalRows,
 } from '../i18n/document-rows';
@@ -220,6 +221,7 @@ function drawIssuerAndDetails(pdf: PDFKit.PDFDocument, printing: Printing): void
       [messages.t(dueLabel), view.dueDate && messages.date(view.dueDate)],
       [messages.t('label.corrects'), view.corrects],
       [messages.t('label.correctsDate'), view.correctsDate && messages.date(view.correctsDate)],
+      ...referenceRows(view, messages).map(({ label, value }) => [label, value]),
     ] as Array<[string, string | undefined]>
   ).filter((detail): detail is [string, string] => detail[1] !== undefined);
   // The details as wide as their longest label and value, so that a written-out date stays on
