@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EINVOICE_FORMATS } from '../../common/einvoice-codes';
 import { ListMetaDto, PageMetaProperty } from '../../openapi/dto/page-meta-response.dto';
 import {
   IdProperty,
@@ -47,7 +48,7 @@ export class ClientListItemDto {
 
   @ApiProperty({
     type: 'string',
-    enum: ['', 'ubl', 'cii', 'peppol', 'xrechnung-ubl', 'xrechnung-cii', 'facturx'],
+    enum: ['', ...EINVOICE_FORMATS],
     description: 'The e-invoice format sent with its documents; empty when none',
   })
   einvoice_format: string;
