@@ -1,3 +1,4 @@
+import type { Issuer } from '../../src/document-vocabulary/issuer';
 import type {
   DocumentView,
   DocumentViewLine,
@@ -8,6 +9,24 @@ import type {
  * What the printed documents (PDF, e-mail) are given, for their unit tests: a line, a breakdown
  * group, and one worked invoice that uses every part of the tax model.
  */
+
+/** The issuer the printed documents' tests print: the COMPANY_* settings a shop would set. */
+export function testIssuer(change: Partial<Issuer> = {}): Issuer {
+  return {
+    name: 'Acme Supplies Ltd',
+    address: '1 Main Street, Springfield',
+    email: 'billing@acme.example',
+    taxId: 'GB123456789',
+    phone: '',
+    website: '',
+    registration: '',
+    bankAccount: '',
+    bankBic: '',
+    bankName: '',
+    paymentTerms: '',
+    ...change,
+  };
+}
 
 /** One line: an hour of work at 19 %, unless changed. */
 export function viewLine(change: Partial<DocumentViewLine> = {}): DocumentViewLine {

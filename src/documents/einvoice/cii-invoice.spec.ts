@@ -5,6 +5,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { validateXML } from 'xmllint-wasm';
 import {
   germanMixedRateInvoice,
+  testIssuer,
   viewLine,
   viewTaxGroup,
 } from '../../../test/factories/document-views';
@@ -40,21 +41,13 @@ async function schemaErrors(...documents: string[]): Promise<string[]> {
   return result.errors.map((error) => error.rawMessage);
 }
 
-const SELLER: Issuer = {
+const SELLER: Issuer = testIssuer({
   name: 'Acme GmbH',
   address: 'Hauptstraße 1, 10115 Berlin',
   country: 'DE',
   einvoiceAddress: '0204:991-01234-56',
-  email: 'billing@acme.example',
   taxId: 'DE123456789',
-  phone: '',
-  website: '',
-  registration: '',
-  bankAccount: '',
-  bankBic: '',
-  bankName: '',
-  paymentTerms: '',
-};
+});
 const PARTIES: EinvoiceParties = { seller: SELLER, buyerAddress: '9930:DE987654321' };
 
 function invoiceView(change: Partial<DocumentView> = {}): DocumentView {

@@ -2,25 +2,14 @@ import {
   coffeeLine,
   GERMAN_MIXED_RATE_ROWS,
   germanMixedRateInvoice,
+  testIssuer,
 } from '../../../test/factories/document-views';
 import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
 import { renderDocumentPdf } from './document-pdf.renderer';
 import { Issuer } from '../../document-vocabulary/issuer';
 import { DocumentView } from '../document-view';
 
-const ISSUER: Issuer = {
-  name: 'Acme Supplies Ltd',
-  address: '1 Main Street, Springfield',
-  email: 'billing@acme.example',
-  taxId: 'GB123456789',
-  phone: '',
-  website: '',
-  registration: '',
-  bankAccount: '',
-  bankBic: '',
-  bankName: '',
-  paymentTerms: '',
-};
+const ISSUER: Issuer = testIssuer();
 
 const TABLE_HEADER = 'Description Quantity Rate (EUR) Amount (EUR)';
 

@@ -1,21 +1,10 @@
+import { testIssuer } from '../../../test/factories/document-views';
 import { expectInOrder, flattened, pdfText } from '../../../test/setup/pdf-text';
 import { DocumentLocale } from '../../document-vocabulary/document-locale';
 import { Issuer } from '../../document-vocabulary/issuer';
 import { renderStatementPdf, StatementView, StatementViewLine } from './statement-pdf.renderer';
 
-const ISSUER: Issuer = {
-  name: 'Acme Supplies Ltd',
-  address: '1 Main Street, Springfield',
-  email: 'billing@acme.example',
-  taxId: 'GB123456789',
-  phone: '',
-  website: '',
-  registration: '',
-  bankAccount: '',
-  bankBic: '',
-  bankName: '',
-  paymentTerms: '',
-};
+const ISSUER: Issuer = testIssuer();
 
 const TABLE_HEADER = 'Date Reference Description Amount Balance';
 
