@@ -137,7 +137,7 @@ function problemsOf(view: DocumentView, { seller }: EinvoiceParties): EinvoicePr
   return problems;
 }
 
-/** The breakdown as printed; a view queued before breakdowns: one group at the default rate. */
+/** The breakdown as printed (a view made now always has one; one queued before breakdowns did not). */
 function breakdownOf(view: DocumentView): DocumentViewTaxGroup[] {
   return view.taxBreakdown ?? [];
 }
