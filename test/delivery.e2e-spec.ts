@@ -264,9 +264,14 @@ describe('Delivery over SMTP', () => {
       (message) => message.recipient === 'nobody@example.com',
     );
     expect(row).toMatchObject({ status: 'failed', attempts: 1, lastError: 'EENVELOPE 550' });
-    const warning = test.logs
-      .entries()
-      .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good'));
+    // The warning follows the commit that marks the row failed: wait for it as for the row.
+    const warning = await eventually(
+      () =>
+        test.logs
+          .entries()
+          .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good')),
+      (line) => line !== undefined,
+    );
     expect(warning).toMatchObject({
       outbox: row.id,
       kind: 'invoice',
@@ -395,9 +400,14 @@ describe('Delivery: a message that exhausts its attempts', () => {
     });
     expect(row.lastError).toMatch(/^E[A-Z]+$/);
     expect(JSON.parse(row.documentView)).toMatchObject({ number: invoice.invoice_no });
-    const warning = test.logs
-      .entries()
-      .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good'));
+    // The warning follows the commit that marks the row failed: wait for it as for the row.
+    const warning = await eventually(
+      () =>
+        test.logs
+          .entries()
+          .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good')),
+      (line) => line !== undefined,
+    );
     expect(warning).toMatchObject({
       outbox: row.id,
       kind: 'invoice',
