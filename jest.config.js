@@ -117,6 +117,7 @@ const E2E_GROUPS = {
     'archived-client-documents',
     'taxes',
     'documents-taxes',
+    'einvoices',
   ],
 };
 

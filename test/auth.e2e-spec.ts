@@ -63,6 +63,8 @@ interface Route {
   body?: (fixtures: Fixtures) => object;
   /** A success that is a file of this type, not the JSON envelope. */
   file?: string;
+  /** The query string it needs (an e-invoice's format). */
+  query?: string;
 }
 
 /** Every route under /v1, ordered so that each succeeds once in turn with a full key. */
@@ -85,6 +87,14 @@ const ROUTES: Route[] = [
     record: 'invoice',
     writes: false,
     file: 'application/pdf',
+  },
+  {
+    method: 'GET',
+    path: '/v1/invoice/:id/einvoice',
+    record: 'invoice',
+    writes: false,
+    file: 'application/xml',
+    query: 'format=cii',
   },
   {
     method: 'POST',
@@ -145,6 +155,14 @@ const ROUTES: Route[] = [
     record: 'creditNote',
     writes: false,
     file: 'application/pdf',
+  },
+  {
+    method: 'GET',
+    path: '/v1/credit-note/:id/einvoice',
+    record: 'creditNote',
+    writes: false,
+    file: 'application/xml',
+    query: 'format=cii',
   },
   {
     method: 'POST',
@@ -297,9 +315,9 @@ function send(
   fixtures: Fixtures,
   method: Route['method'] | 'HEAD' = route.method,
 ) {
-  const path = (
-    route.record ? route.path.replace(':id', fixtures[route.record]) : route.path
-  ).replace(':kind', 'invoice');
+  const path = (route.record ? route.path.replace(':id', fixtures[route.record]) : route.path)
+    .replace(':kind', 'invoice')
+    .concat(route.query ? `?${route.query}` : '');
   const call =
     method === 'HEAD'
       ? agent.head(path)
@@ -311,7 +329,7 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   // First, so that every change below makes it a delivery.
   const added = await agent.post('/v1/webhook/add').send(webhookInput()).expect(200);
   const webhook = (added.body as { webhook: Array<{ id: string }> }).webhook[0].id;
-  const client = await createClient(agent);
+  const client = await createClient(agent, { country: 'DE' });
   const invoice = (await createInvoice(agent, { client })).id;
   const paidInvoice = (await createInvoice(agent, { client })).id;
   await agent.get(`/v1/invoice/paid/${paidInvoice}`).expect(200);
@@ -424,6 +442,9 @@ describe('API keys', () => {
       env: {
         API_KEYS: `${FULL_KEY}, ${SECOND_FULL_KEY}`,
         API_KEYS_READONLY: READ_ONLY_KEY,
+        // What an e-invoice needs of the issuer (the client has its country).
+        COMPANY_COUNTRY: 'DE',
+        COMPANY_TAX_ID: 'DE123456789',
         ...WEBHOOK_ENV,
       },
     });

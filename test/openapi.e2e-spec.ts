@@ -37,6 +37,9 @@ const PDF_OPERATIONS = [
   'GET /v1/client/{id}/statement/pdf',
 ];
 
+/** The e-invoices: XML, or with format=facturx a PDF, outside the envelope. */
+const EINVOICE_OPERATIONS = ['GET /v1/invoice/{id}/einvoice', 'GET /v1/credit-note/{id}/einvoice'];
+
 /** The reports: JSON in the envelope, or CSV with `format=csv`. */
 const CSV_OPERATIONS = [
   'GET /v1/report/aging',
@@ -206,6 +209,13 @@ describe('OpenAPI document', () => {
     for (const { name, operation } of apiOperations(document)) {
       if (PDF_OPERATIONS.includes(name)) continue;
       const content = (operation.responses as Json)['200']?.content as Json | undefined;
+      if (EINVOICE_OPERATIONS.includes(name)) {
+        expect({ name, types: Object.keys(content ?? {}) }).toEqual({
+          name,
+          types: ['application/xml', 'application/pdf'],
+        });
+        continue;
+      }
       expect({ name, types: Object.keys(content ?? {}) }).toEqual({
         name,
         types: CSV_OPERATIONS.includes(name)
@@ -225,12 +235,20 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('gives the reports, and only them, a text/csv alternative and a format parameter', () => {
+  it('gives the reports, and only them, a text/csv alternative and a format parameter (the e-invoices their own)', () => {
     for (const { name, operation } of apiOperations(document)) {
       const content = (operation.responses as Json)['200']?.content as Json | undefined;
       const format = ((operation.parameters ?? []) as Json[]).find(
         (parameter) => parameter.name === 'format',
       );
+      if (EINVOICE_OPERATIONS.includes(name)) {
+        // Its own format: an e-invoice format, required.
+        expect({ name, csv: content?.['text/csv'], required: format?.required }).toEqual({
+          name,
+          required: true,
+        });
+        continue;
+      }
       if (!CSV_OPERATIONS.includes(name)) {
         expect({ name, csv: content?.['text/csv'], format }).toEqual({ name });
         continue;

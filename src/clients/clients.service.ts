@@ -90,6 +90,18 @@ export class ClientsService {
     };
   }
 
+  /**
+   * Where a document's client receives e-invoices (`einvoice_address`, '' for none) and the
+   * format it asks for ('' for none); archived clients too, as their documents stay readable.
+   * Null when there is no such client.
+   */
+  async einvoiceRecipient(id: number): Promise<{ address: string; format: string } | null> {
+    const client = await this.database.read(() =>
+      this.clients.findOne(id, { includeArchived: true }),
+    );
+    return client && { address: client.einvoiceAddress, format: client.einvoiceFormat };
+  }
+
   create(input: CreateClientDto): Promise<ClientWriteResponseDto> {
     return this.database.transaction(async () => {
       const now = this.clock.now();

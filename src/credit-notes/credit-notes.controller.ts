@@ -2,6 +2,8 @@ import { Controller, Get, Param, Post, StreamableFile } from '@nestjs/common';
 import { ListAnswer } from '../database/find-list';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
+import { XML_MEDIA_TYPE } from '../document-operations/document-operations';
+import { EINVOICE_INCOMPLETE, EinvoiceQueryDto } from '../documents/dto/einvoice-query.dto';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
 import { ParseIdPipe } from '../http/parse-id.pipe';
 import { RequestInput } from '../http/request-input.decorator';
@@ -63,6 +65,27 @@ export class CreditNotesController {
   })
   send(@RequestInput() input: SendDocumentDto): Promise<MessageResponseDto> {
     return this.creditNotes.send(input);
+  }
+
+  @Get(':id/einvoice')
+  @ApiEndpoint({
+    summary: 'A credit note as an e-invoice',
+    description:
+      "Beyond the specification: the credit note as a structured EN 16931 e-invoice (type 381) in the format asked for, from the same figures as its answer and its PDF, with the issuer from the COMPANY_* settings and the client's `einvoice_address`. What the format needs and the credit note, its client or the settings lack answers 422 naming each piece.",
+    pathId: 'Id of the credit note',
+    query: EinvoiceQueryDto,
+    success: {
+      mediaType: [XML_MEDIA_TYPE, PDF_MEDIA_TYPE],
+      description: 'The e-invoice: XML, or for facturx the PDF carrying it',
+      filename: '<credit_note_no>.xml, or <credit_note_no>.pdf for facturx',
+    },
+    errors: { 404: NOT_FOUND, 422: EINVOICE_INCOMPLETE },
+  })
+  einvoice(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() query: EinvoiceQueryDto,
+  ): Promise<StreamableFile> {
+    return this.creditNotes.einvoice(id, query.format);
   }
 
   @Get(':id/pdf')

@@ -3,6 +3,7 @@ import { FindOptionsWhere } from 'typeorm';
 import { ClientsService } from '../clients/clients.service';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { EinvoiceFormat } from '../common/einvoice-codes';
 import { parseId } from '../common/input-rules';
 import { dateRange, idFilter } from '../common/list-query.dto';
 import { Decimal } from '../common/money/decimal';
@@ -71,6 +72,13 @@ export class CreditNotesService {
     const print = await this.database.read(() => this.creditNotes.findPrint(id));
     if (!print) throw DomainException.notFound('Credit note', String(id));
     return this.operations.pdf(await this.view(print));
+  }
+
+  /** The credit note as an e-invoice in `format` (docs/einvoices.md). */
+  async einvoice(id: number, format: EinvoiceFormat): Promise<StreamableFile> {
+    const print = await this.database.read(() => this.creditNotes.findPrint(id));
+    if (!print) throw DomainException.notFound('Credit note', String(id));
+    return this.operations.einvoice(await this.view(print), print.document.clientId, format);
   }
 
   /**

@@ -1,4 +1,7 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
+import { ClientsService } from '../clients/clients.service';
+import { DomainException } from '../common/domain.exception';
+import { EinvoiceFormat } from '../common/einvoice-codes';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
@@ -10,6 +13,8 @@ import { DocumentView } from '../documents/document-view';
 import { DeliveryRecord } from '../documents/domain/delivery-state';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentSendLogRecord } from '../documents/entities/document-columns';
+import { EinvoiceProblems } from '../documents/einvoice/cii-invoice';
+import { einvoiceXml } from '../documents/einvoice/einvoice';
 import { documentLocale } from '../documents/i18n/document-messages';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { EventLog } from '../events/event-log';
@@ -45,6 +50,7 @@ export class DocumentOperations {
     private readonly events: EventLog,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly clients: ClientsService,
   ) {}
 
   /**
@@ -91,6 +97,26 @@ export class DocumentOperations {
     return inlineFile(content, `${view.number}.pdf`, PDF_MEDIA_TYPE);
   }
 
+  /**
+   * The document as an e-invoice in `format` (docs/einvoices.md): its XML, or for Factur-X the
+   * PDF carrying it, named after its number. 422 naming each piece the format needs and the
+   * document, its client (`clientId`) or the COMPANY_* settings lack.
+   */
+  async einvoice(
+    view: DocumentView,
+    clientId: number,
+    format: EinvoiceFormat,
+  ): Promise<StreamableFile> {
+    const recipient = await this.clients.einvoiceRecipient(clientId);
+    const parties = { seller: this.config.company, buyerAddress: recipient?.address ?? '' };
+    const result = einvoiceXml(format === 'facturx' ? 'cii' : format, view, parties);
+    if ('problems' in result) throw incomplete(view, format, result.problems);
+    if (format === 'facturx') {
+      throw incomplete(view, format, { format: ['facturx is not built yet'] });
+    }
+    return inlineFile(Buffer.from(result.xml, 'utf8'), `${view.number}.xml`, XML_MEDIA_TYPE);
+  }
+
   /** The locale a document prints in: its client's language when documents have messages in it. */
   locale(clientLanguage: string): DocumentLocale {
     return documentLocale(clientLanguage, this.config.documentLocale);
@@ -109,4 +135,20 @@ export class DocumentOperations {
       sends.map((entry) => entry.id),
     );
   }
+}
+
+/** What an XML e-invoice is answered as. */
+export const XML_MEDIA_TYPE = 'application/xml';
+
+function incomplete(
+  view: DocumentView,
+  format: EinvoiceFormat,
+  problems: EinvoiceProblems,
+): DomainException {
+  const name = DOCUMENT_NAMES[view.kind];
+  return new DomainException(
+    'EINVOICE_INCOMPLETE',
+    `The ${name} ${view.number} lacks what a ${format} e-invoice needs`,
+    problems,
+  );
 }

@@ -5,6 +5,8 @@ import { RequestInput } from '../http/request-input.decorator';
 import { ListAnswer } from '../database/find-list';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { PDF_MEDIA_TYPE } from '../documents/pdf/document-pdf.renderer';
+import { XML_MEDIA_TYPE } from '../document-operations/document-operations';
+import { EINVOICE_INCOMPLETE, EinvoiceQueryDto } from '../documents/dto/einvoice-query.dto';
 import { ApiEndpoint, ApiResource } from '../openapi/api-endpoint.decorator';
 import { CreateInvoiceDto } from './dto/create-invoice.dto';
 import {
@@ -84,6 +86,27 @@ export class InvoicesController {
     @RequestInput() input: IssueDocumentDto,
   ): Promise<InvoiceReadResponseDto> {
     return this.invoices.issue(id, input);
+  }
+
+  @Get(':id/einvoice')
+  @ApiEndpoint({
+    summary: 'An invoice as an e-invoice',
+    description:
+      "Beyond the specification: the invoice as a structured EN 16931 e-invoice (type 380) in the format asked for, from the same figures as its answer and its PDF, with the issuer from the COMPANY_* settings and the client's `einvoice_address`; a draft has none until it is issued (409). What the format needs and the invoice, its client or the settings lack answers 422 naming each piece.",
+    pathId: 'Id of the invoice',
+    query: EinvoiceQueryDto,
+    success: {
+      mediaType: [XML_MEDIA_TYPE, PDF_MEDIA_TYPE],
+      description: 'The e-invoice: XML, or for facturx the PDF carrying it',
+      filename: '<invoice_no>.xml, or <invoice_no>.pdf for facturx',
+    },
+    errors: { 404: NOT_FOUND, 409: 'The invoice is a draft', 422: EINVOICE_INCOMPLETE },
+  })
+  einvoice(
+    @Param('id', ParseIdPipe) id: number,
+    @RequestInput() query: EinvoiceQueryDto,
+  ): Promise<StreamableFile> {
+    return this.invoices.einvoice(id, query.format);
   }
 
   @Get(':id/pdf')

@@ -2,6 +2,7 @@ import { Injectable, StreamableFile } from '@nestjs/common';
 import { FindOptionsWhere } from 'typeorm';
 import { Clock } from '../common/clock';
 import { DomainException } from '../common/domain.exception';
+import { EinvoiceFormat } from '../common/einvoice-codes';
 import { dateRange, idFilter } from '../common/list-query.dto';
 import { ZERO } from '../common/money/decimal';
 import { generateShortCode, withFreshCode } from '../common/short-code';
@@ -146,6 +147,18 @@ export class InvoicesService {
     const print = await this.database.read(() => this.invoices.findLivePrint(id));
     if (!print) throw DomainException.notFound('Invoice', String(id));
     return this.operations.pdf(this.view(print.document, print));
+  }
+
+  /** The invoice as an e-invoice in `format` (docs/einvoices.md); a draft has none yet (409). */
+  async einvoice(id: number, format: EinvoiceFormat): Promise<StreamableFile> {
+    const print = await this.database.read(() => this.invoices.findLivePrint(id));
+    if (!print) throw DomainException.notFound('Invoice', String(id));
+    refuseIfDraft('invoice', print.document, 'given as an e-invoice');
+    return this.operations.einvoice(
+      this.view(print.document, print),
+      print.document.clientId,
+      format,
+    );
   }
 
   create(input: CreateInvoiceDto): Promise<InvoiceWriteResponseDto> {

@@ -128,7 +128,8 @@ function idempotencyKey(handler: object): MethodDecorator {
 
 /** A success answered as a file, outside the envelope (EnvelopeExpressAdapter lets it through). */
 export interface FileSuccess {
-  mediaType: string;
+  /** One media type, or the ones a parameter chooses between (an e-invoice's XML or PDF). */
+  mediaType: string | readonly string[];
   description: string;
   /** How the file is named in Content-Disposition, e.g. `<invoice_no>.pdf`. */
   filename: string;
@@ -215,7 +216,11 @@ function successResponse(success: Type<unknown> | FileSuccess, csv?: string): Me
           schema: { type: 'string' },
         },
       },
-      content: { [success.mediaType]: { schema: { type: 'string', format: 'binary' } } },
+      content: Object.fromEntries(
+        [success.mediaType]
+          .flat()
+          .map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
     }),
   ];
 }

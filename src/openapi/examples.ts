@@ -505,6 +505,9 @@ const QUERY_EXAMPLES: Examples = {
   object_id: EVENT.object_id,
 };
 
+/** The e-invoice routes' parameters, where `format` names an e-invoice format. */
+const EINVOICE_QUERY_EXAMPLES: Examples = { format: 'xrechnung-cii' };
+
 /** The record a path's `{id}` names, by the path segment before it. */
 const PATH_ID_EXAMPLES: Examples = {
   client: CLIENT.id,
@@ -576,7 +579,9 @@ function withParameterExample(path: string, parameter: ParameterObject): Paramet
     const segments = path.split('/');
     example = PATH_ID_EXAMPLES[segments[segments.indexOf(`{${parameter.name}}`) - 1]];
   } else {
-    example = QUERY_EXAMPLES[parameter.name];
+    example = (path.endsWith('/einvoice') ? EINVOICE_QUERY_EXAMPLES : QUERY_EXAMPLES)[
+      parameter.name
+    ];
   }
   return example === undefined ? parameter : { ...parameter, schema: { ...schema, example } };
 }
