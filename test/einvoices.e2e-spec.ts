@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { XMLParser } from 'fast-xml-parser';
 import { Decimal } from '../src/common/money/decimal';
 import { addClient } from './factories/clients';
@@ -7,9 +8,13 @@ import {
   InvoiceWriteResult,
   payInvoice,
   readInvoice,
+  sendInvoice,
 } from './factories/invoices';
+import { addEstimate } from './factories/estimates';
 import { postTaxedInvoice } from './factories/taxes';
 import { createTestApp, TestApp } from './setup/create-app';
+import { eventually } from './setup/eventually';
+import { ParsedMail, SmtpSink } from './setup/smtp-sink';
 import { expectError, expectValidationError } from './setup/expectations';
 
 /*
@@ -17,6 +22,16 @@ import { expectError, expectValidationError } from './setup/expectations';
  * the document as an EN 16931 e-invoice, its figures those of the JSON answer; what a format
  * needs and the document, its client or the settings lack answers 422 naming each piece.
  */
+
+/** A client in Germany with its electronic address and Leitweg-ID. */
+const GERMAN_CLIENT = {
+  names: 'Kunde GmbH',
+  address: 'Weg 2, 10115 Berlin',
+  country: 'DE',
+  tax_id: 'DE987654321',
+  einvoice_address: '9930:DE987654321',
+  buyer_reference: '04011000-12345-34',
+};
 
 /** What an e-invoice needs of the issuer. */
 const ISSUER_ENV = {
@@ -68,29 +83,32 @@ function totalsOf(xml: string): { number: string; tax: Decimal; total: Decimal; 
 }
 
 describe('E-invoices', () => {
+  const sink = new SmtpSink();
   let test: TestApp;
   let client: string;
 
   beforeAll(async () => {
-    test = await createTestApp({ env: ISSUER_ENV });
-    client = (
-      await addClient(test.http, {
-        names: 'Kunde GmbH',
-        address: 'Weg 2, 10115 Berlin',
-        country: 'DE',
-        tax_id: 'DE987654321',
-        einvoice_address: '9930:DE987654321',
-        buyer_reference: '04011000-12345-34',
-      })
-    ).id;
+    await sink.start();
+    test = await createTestApp({
+      env: {
+        ...ISSUER_ENV,
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'billing@acme.example',
+        OUTBOX_POLL_MS: '20',
+      },
+    });
+    client = (await addClient(test.http, GERMAN_CLIENT)).id;
   });
 
-  afterAll(() => test.close());
+  afterAll(async () => {
+    await test.close();
+    await sink.stop();
+  });
 
   /** A two-rate German invoice of the client. */
-  const germanInvoice = async (): Promise<InvoiceOutput> => {
+  const germanInvoice = async (of = client): Promise<InvoiceOutput> => {
     const response = await postTaxedInvoice(test.http, {
-      client,
+      client: of,
       tax_rate: '19',
       items: [
         { description: 'Beratung', quantity: 2, rate: '150.00', taxes: [{ rate: 19 }] },
@@ -203,4 +221,67 @@ describe('E-invoices', () => {
       await bare.close();
     }
   });
+
+  describe('sent to a client with an einvoice_format', () => {
+    /** The mail the sink got for one document number (in the subject), once delivered. */
+    const mailFor = async (number: string): Promise<ParsedMail> => {
+      const [received] = await eventually(
+        () => sink.received.filter((mail) => mail.mail.headers.subject?.includes(number)),
+        (found) => found.length > 0,
+      );
+      return received.mail;
+    };
+
+    it('attaches the e-invoice beside the PDF, its figures those of the answer', async () => {
+      const invoice = await germanInvoice(await formatClient());
+
+      await sendInvoice(test.http, invoice.id, 'ap@kunde.example');
+
+      const mail = await mailFor(invoice.invoice_no);
+      expect(mail.attachments.map((each) => [each.filename, each.contentType])).toEqual([
+        [`${invoice.invoice_no}.pdf`, 'application/pdf'],
+        [`${invoice.invoice_no}.xml`, 'application/xml'],
+      ]);
+      const xml = mail.attachments[1].content.toString('utf8');
+      expect(xml).toBe(
+        ((await einvoice('invoice', invoice.id, 'cii').expect(200)).body as Buffer).toString(
+          'utf8',
+        ),
+      );
+      expect(totalsOf(xml).due).toEqual(new Decimal(invoice.outstanding_balance));
+    });
+
+    it('refuses the send with 422 naming what the e-invoice lacks, and writes nothing', async () => {
+      const nowhere = (await addClient(test.http, { einvoice_format: 'cii' })).id;
+      const { invoice } = await addInvoice(test.http, { client: nowhere });
+      const before = await readInvoice(test.http, invoice[0].id);
+
+      const response = await test.http
+        .post('/v1/invoice/send')
+        .send({ id: invoice[0].id, email: 'ap@nowhere.example' });
+
+      expectValidationError(response, ['customer_country']);
+      expect(await readInvoice(test.http, invoice[0].id)).toEqual(before);
+      await delay(100);
+      expect(
+        sink.received.filter((mail) => mail.recipients.includes('ap@nowhere.example')),
+      ).toEqual([]);
+    });
+
+    it('sends an estimate without one: an estimate is no invoice', async () => {
+      const { estimate } = await addEstimate(test.http, { client: await formatClient() });
+
+      await test.http
+        .post('/v1/estimate/send')
+        .send({ id: estimate[0].id, email: 'ap@kunde.example' })
+        .expect(200);
+
+      const mail = await mailFor(estimate[0].estimate_no);
+      expect(mail.attachments.map((each) => each.contentType)).toEqual(['application/pdf']);
+    });
+  });
+
+  /** Another client in Germany, that takes CII e-invoices. */
+  const formatClient = async (): Promise<string> =>
+    (await addClient(test.http, { ...GERMAN_CLIENT, einvoice_format: 'cii' })).id;
 });

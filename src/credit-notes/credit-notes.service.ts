@@ -122,6 +122,7 @@ export class CreditNotesService {
         number: creditNote.creditNoteNo,
         before,
         view: await this.view(print),
+        clientId: creditNote.clientId,
       };
     });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Database } from '../database/database';
+import { EinvoiceFormat } from '../common/einvoice-codes';
 import { DocumentKind } from '../document-vocabulary/document-kind';
 import { DocumentView } from '../documents/document-view';
 import { DeliveryRecord } from '../documents/domain/delivery-state';
@@ -15,6 +16,15 @@ export interface DeliveryRequest {
   recipient: string;
   /** The document as it is now: the e-mail and its PDF show it so, whenever they go out. */
   view: DocumentView;
+  /** The e-invoice attached, for a client with an `einvoice_format`; null for none. */
+  einvoice: AttachedEinvoice | null;
+}
+
+/** An e-invoice a send carries: its format, and where the client receives e-invoices. */
+export interface AttachedEinvoice {
+  format: EinvoiceFormat;
+  /** The client's `einvoice_address` when the document was sent ('' for none). */
+  address: string;
 }
 
 /**
@@ -37,6 +47,8 @@ export class DocumentDelivery {
       sendLogId: request.sendLogEntryId,
       recipient: request.recipient,
       documentView: JSON.stringify(request.view),
+      einvoiceFormat: request.einvoice?.format ?? '',
+      einvoiceAddress: request.einvoice?.address ?? '',
       status: 'queued',
       attempts: 0,
       nextAttemptAt: now,

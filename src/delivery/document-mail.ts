@@ -1,3 +1,4 @@
+import type { EinvoiceFormat } from '../common/einvoice-codes';
 import type Mail from 'nodemailer/lib/mailer';
 import { DocumentMessages, messagesFor } from '../documents/i18n/document-messages';
 import {
@@ -69,13 +70,14 @@ interface MailContent {
  * The e-mail of one send, in the document's locale: the subject with the kind, number and
  * company; a plain-text body and a responsive HTML body (MJML) saying the same things (what is
  * due and by when, the dates, the lines, the totals, the issuer's details); the PDF attached as
- * `<number>.pdf`.
+ * `<number>.pdf`, and the e-invoice when the client takes one, as `<number>.xml`.
  */
 export async function composeDocumentMail(
   view: DocumentView,
   issuer: Issuer,
   pdf: Buffer,
   envelope: MailEnvelope,
+  einvoice: EinvoiceAttachment | null = null,
 ): Promise<Mail.Options> {
   const content = mailContent(view, issuer);
   return {
@@ -87,8 +89,23 @@ export async function composeDocumentMail(
     html: await htmlBody(content),
     attachments: [
       { filename: `${fileNameOf(view.number)}.pdf`, content: pdf, contentType: 'application/pdf' },
+      ...(einvoice === null
+        ? []
+        : [
+            {
+              filename: `${fileNameOf(view.number)}.xml`,
+              content: einvoice.xml,
+              contentType: 'application/xml',
+            },
+          ]),
     ],
   };
+}
+
+/** An e-invoice attached to a send: its format and its XML. */
+export interface EinvoiceAttachment {
+  format: EinvoiceFormat;
+  xml: string;
 }
 
 function mailContent(view: DocumentView, issuer: Issuer): MailContent {

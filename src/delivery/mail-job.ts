@@ -5,11 +5,13 @@ import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { DocumentView } from '../documents/document-view';
+import { einvoiceXml, xmlFormatOf } from '../documents/einvoice/einvoice';
+import type { Issuer } from '../document-vocabulary/issuer';
 import { EventLog } from '../events/event-log';
 import { Claimed, ClaimQueue } from '../jobs/claim-queue';
 import { JobKind, JobRunner } from '../jobs/job-runner';
 import { describeUnexpectedError } from '../logging/loggable-error';
-import { composeDocumentMail, fileNameOf } from './document-mail';
+import { composeDocumentMail, EinvoiceAttachment, fileNameOf } from './document-mail';
 import { afterFailedAttempt, describeFailure } from './domain/retry-policy';
 import { OutboxMessage } from './entities/outbox-message.entity';
 import {
@@ -102,6 +104,7 @@ export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnApplicat
   private async compose(message: OutboxMessage): Promise<OutgoingMail> {
     const view = JSON.parse(message.documentView) as DocumentView;
     const company = this.config.company;
+    const einvoice = einvoiceAttachment(view, message, company);
     const pdf = await renderDocumentPdf(view, company);
     const envelope = {
       from: this.config.mailFrom,
@@ -109,7 +112,7 @@ export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnApplicat
       messageId: messageIdOf(message, this.config.mailFrom),
     };
     return {
-      options: await composeDocumentMail(view, company, pdf, envelope),
+      options: await composeDocumentMail(view, company, pdf, envelope, einvoice),
       fileStem: fileStemOf(message, view.number),
     };
   }
@@ -190,4 +193,27 @@ function fileStemOf(message: OutboxMessage, number: string): string {
     .replace(/[^A-Za-z0-9._-]/g, '_')
     .slice(0, 80);
   return `${created}-${message.kind}-${safeNumber}-${message.id}`;
+}
+
+/**
+ * The e-invoice the message carries (docs/einvoices.md), made again from the view it was sent
+ * with; null for none. The send checked that it can be made; should the COMPANY_* settings have
+ * lost a piece since, the attempt fails as `EINVOICE_INCOMPLETE` and is retried like any other.
+ */
+function einvoiceAttachment(
+  view: DocumentView,
+  message: OutboxMessage,
+  seller: Issuer,
+): EinvoiceAttachment | null {
+  if (message.einvoiceFormat === '') return null;
+  const result = einvoiceXml(xmlFormatOf(message.einvoiceFormat), view, {
+    seller,
+    buyerAddress: message.einvoiceAddress,
+  });
+  if ('problems' in result) {
+    throw Object.assign(new Error('The e-invoice can no longer be made'), {
+      code: 'EINVOICE_INCOMPLETE',
+    });
+  }
+  return { format: message.einvoiceFormat, xml: result.xml };
 }

@@ -5,7 +5,7 @@ import { EinvoiceFormat } from '../common/einvoice-codes';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
-import { DocumentDelivery } from '../delivery/document-delivery';
+import { AttachedEinvoice, DocumentDelivery } from '../delivery/document-delivery';
 import { DOCUMENT_NAMES, DocumentKind } from '../document-vocabulary/document-kind';
 import { DocumentLocale } from '../document-vocabulary/document-locale';
 import { SendLogFields } from '../documents/document.repository';
@@ -14,7 +14,7 @@ import { DeliveryRecord } from '../documents/domain/delivery-state';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentSendLogRecord } from '../documents/entities/document-columns';
 import { EinvoiceProblems } from '../documents/einvoice/cii-invoice';
-import { einvoiceXml } from '../documents/einvoice/einvoice';
+import { einvoiceXml, xmlFormatOf } from '../documents/einvoice/einvoice';
 import { documentLocale } from '../documents/i18n/document-messages';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
 import { EventLog } from '../events/event-log';
@@ -30,6 +30,8 @@ export interface SendableDocument {
   before: object;
   /** The document as the e-mail and its PDF show it, whenever they go out. */
   view: DocumentView;
+  /** Its client: one with an `einvoice_format` gets the e-invoice attached. */
+  clientId: number;
 }
 
 /** Where a kind of document keeps its sends (its repository). */
@@ -67,6 +69,7 @@ export class DocumentOperations {
   ): Promise<MessageResponseDto> {
     return this.database.transaction(async () => {
       const document = await find(input.id);
+      const einvoice = await this.attachedEinvoice(kind, document);
       const entry = await sendLog.insertSendLogEntry(document.id, {
         email: input.email,
         phone: input.phone ?? '',
@@ -78,6 +81,7 @@ export class DocumentOperations {
         sendLogEntryId: entry.id,
         recipient: entry.email,
         view: document.view,
+        einvoice,
       });
       await this.events.record({
         type: `${kind}.sent`,
@@ -98,6 +102,28 @@ export class DocumentOperations {
   }
 
   /**
+   * The e-invoice a send attaches: in its client's `einvoice_format`, to its `einvoice_address`
+   * as it is now; none for an estimate or a client without a format. Made once here so that a
+   * document that cannot have one is refused (422) before anything is written; the worker makes
+   * it again from the same view when it sends.
+   */
+  private async attachedEinvoice(
+    kind: DocumentKind,
+    document: SendableDocument,
+  ): Promise<AttachedEinvoice | null> {
+    if (kind === 'estimate') return null;
+    const recipient = await this.clients.einvoiceRecipient(document.clientId);
+    if (!recipient?.format) return null;
+    const attached = { format: recipient.format as EinvoiceFormat, address: recipient.address };
+    const result = einvoiceXml(xmlFormatOf(attached.format), document.view, {
+      seller: this.config.company,
+      buyerAddress: attached.address,
+    });
+    if ('problems' in result) throw incomplete(document.view, attached.format, result.problems);
+    return attached;
+  }
+
+  /**
    * The document as an e-invoice in `format` (docs/einvoices.md): its XML, or for Factur-X the
    * PDF carrying it, named after its number. 422 naming each piece the format needs and the
    * document, its client (`clientId`) or the COMPANY_* settings lack.
@@ -109,7 +135,7 @@ export class DocumentOperations {
   ): Promise<StreamableFile> {
     const recipient = await this.clients.einvoiceRecipient(clientId);
     const parties = { seller: this.config.company, buyerAddress: recipient?.address ?? '' };
-    const result = einvoiceXml(format === 'facturx' ? 'cii' : format, view, parties);
+    const result = einvoiceXml(xmlFormatOf(format), view, parties);
     if ('problems' in result) throw incomplete(view, format, result.problems);
     if (format === 'facturx') {
       throw incomplete(view, format, { format: ['facturx is not built yet'] });

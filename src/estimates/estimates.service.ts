@@ -235,6 +235,7 @@ export class EstimatesService {
         number: estimate.estimateNo,
         before,
         view: this.view(estimate, print),
+        clientId: estimate.clientId,
       };
     });
   }

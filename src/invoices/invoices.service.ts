@@ -297,7 +297,13 @@ export class InvoicesService {
       const before = toRecordPart(invoice, this.clock.today());
       const print = await this.invoices.findLivePrint(invoice.id);
       if (!print) throw new Error(`Invoice ${invoice.id} is locked but not readable`);
-      return { id: invoice.id, number: invoice.invoiceNo, before, view: this.view(invoice, print) };
+      return {
+        id: invoice.id,
+        number: invoice.invoiceNo,
+        before,
+        view: this.view(invoice, print),
+        clientId: invoice.clientId,
+      };
     });
   }
 

@@ -95,6 +95,8 @@ export class InvoiceRemindersService {
         ...toInvoiceView(invoice, print, locale, today),
         reminder: { daysOverdue: daysBetween(invoice.dueDate, today) },
       },
+      // The e-invoice went with the invoice: a receiver's system would book a second one twice.
+      einvoice: null,
     });
     await this.events.record({ type: 'invoice.reminder_sent', object: 'invoice', id, before });
     return true;

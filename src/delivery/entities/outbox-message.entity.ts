@@ -6,6 +6,7 @@ import {
   TextColumn,
   TimestampColumn,
 } from '../../database/columns';
+import { EinvoiceFormat } from '../../common/einvoice-codes';
 import { DocumentKind } from '../../document-vocabulary/document-kind';
 
 /** `sending`: claimed by a worker, under a lease (see OutboxQueue). */
@@ -33,6 +34,13 @@ export class OutboxMessage {
   /** The DocumentView as JSON: the document as it was when it was sent. */
   @Column({ name: 'document_view', type: 'text' })
   documentView: string;
+
+  /** The e-invoice attached (docs/einvoices.md): its format, '' for none, and the buyer's address. */
+  @TextColumn({ name: 'einvoice_format', length: 16 })
+  einvoiceFormat: EinvoiceFormat | '';
+
+  @TextColumn({ name: 'einvoice_address', length: 259 })
+  einvoiceAddress: string;
 
   @TextColumn({ length: 8 })
   status: OutboxStatus;
