@@ -26,12 +26,12 @@ export const FACTURX_XMP = {
   },
 } as const;
 
-/** What the PDF/A extension schema says of each fx property: all are text. */
+/** What the PDF/A extension schema says of each fx property (all text), in Factur-X's words. */
 const FACTURX_PROPERTY_DESCRIPTIONS: Record<keyof typeof FACTURX_XMP.properties, string> = {
-  DocumentType: 'The type of the hybrid document: INVOICE',
+  DocumentType: 'The type of the hybrid document in capital letters, e.g. INVOICE or ORDER',
   DocumentFileName: 'The name of the embedded XML document',
-  Version: 'The version of the Factur-X standard the embedded XML follows',
-  ConformanceLevel: 'The profile of the embedded XML: EN 16931',
+  Version: 'The actual version of the standard applying to the embedded XML document',
+  ConformanceLevel: 'The conformance level of the embedded XML document',
 };
 
 /** The XMP namespaces of the document information, and those of PDF/A's extension schemas. */
