@@ -11,7 +11,11 @@ import {
   PDFRawStream,
   PDFString,
 } from 'pdf-lib';
-import { germanMixedRateInvoice, testIssuer } from '../../../test/factories/document-views';
+import {
+  germanMixedRateInvoice,
+  testIssuer,
+  viewLine,
+} from '../../../test/factories/document-views';
 import { embeddedFonts } from '../../../test/setup/pdf-glyphs';
 import { popplerAttachments, popplerText } from '../../../test/setup/pdf-poppler';
 import { pdfText } from '../../../test/setup/pdf-text';
@@ -53,9 +57,17 @@ function invoiceView(change: Partial<DocumentView> = {}): DocumentView {
       country: 'DE',
     },
     note: 'Zahlbar innerhalb von 30 Tagen.',
+    // What the worked invoice below replaces, for the type: one line at 19 %.
+    lines: [viewLine()],
+    subTotal: '100.00',
+    taxRate: '19',
+    taxAmount: '19.00',
+    total: '119.00',
+    amountPaid: '0.00',
+    balanceDue: '119.00',
     ...germanMixedRateInvoice(),
     ...change,
-  } as DocumentView;
+  };
 }
 
 function ciiXmlOf(view: DocumentView): string {
@@ -187,7 +199,7 @@ describe('renderFacturxPdf', () => {
     expect(schema['pdfaSchema:namespaceURI']).toBe(namespace);
     expect(schema['pdfaSchema:prefix']).toBe(prefix);
     const described = schema['pdfaSchema:property']['rdf:Seq']['rdf:li'] as Tree[];
-    expect(described.map((property) => property['pdfaProperty:name'])).toEqual(
+    expect(described.map((property) => property['pdfaProperty:name'] as string)).toEqual(
       Object.keys(properties),
     );
     for (const property of described) {
