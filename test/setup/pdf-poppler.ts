@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,4 +43,24 @@ export async function popplerText(bytes: Buffer): Promise<string> {
 /** poppler's text without the direction marks it adds around right-to-left runs. */
 export function withoutDirectionMarks(text: string): string {
   return text.replace(POPPLER_DIRECTION_MARKS, '');
+}
+
+/** The files embedded in a PDF as poppler's pdfdetach saves them, by name. */
+export async function popplerAttachments(bytes: Buffer): Promise<Map<string, Buffer>> {
+  const folder = await mkdtemp(join(tmpdir(), 'pdfdetach-'));
+  try {
+    const file = join(folder, 'document.pdf');
+    const saved = join(folder, 'attachments');
+    await writeFile(file, bytes);
+    await mkdir(saved);
+    await run('pdfdetach', ['-saveall', '-o', saved, file]);
+    const names = await readdir(saved);
+    return new Map(
+      await Promise.all(
+        names.map(async (name) => [name, await readFile(join(saved, name))] as const),
+      ),
+    );
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }

@@ -32,6 +32,7 @@ import {
   headerHeight,
   linesHeight,
   pdfBytes,
+  PdfFileOptions,
   placeColumns,
   printable,
   singleLineWidth,
@@ -98,18 +99,39 @@ interface Printing {
 
 /** Renders the document as an A4 PDF, in its locale, and resolves with its bytes. */
 export function renderDocumentPdf(view: DocumentView, issuer: Issuer): Promise<Buffer> {
+  return renderPrintedDocument(view, issuer);
+}
+
+/**
+ * What a format built on the printed document (the Factur-X PDF) changes: pdfkit's options for
+ * the file (PDF/A), and what it adds once the pages are drawn, before the file is ended.
+ */
+export interface PrintedDocumentFormat {
+  options: PdfFileOptions;
+  complete(pdf: PDFKit.PDFDocument): void;
+}
+
+const PLAIN: PrintedDocumentFormat = { options: {}, complete: () => undefined };
+
+/** The document drawn as renderDocumentPdf draws it, in a format's file. */
+export function renderPrintedDocument(
+  view: DocumentView,
+  issuer: Issuer,
+  format: PrintedDocumentFormat = PLAIN,
+): Promise<Buffer> {
   const printing = { view, issuer, messages: messagesFor(view.locale) };
-  return pdfBytes(
-    createPdf({
-      Title: `${title(printing)} ${view.number}`.trim(),
-      Author: issuer.name,
-      Creator: issuer.name,
-      // The issue date, so the same document always gives the same bytes (pdfkit derives the
-      // file id from it).
-      CreationDate: new Date(`${view.issueDate}T00:00:00Z`),
-    }),
-    (pdf) => drawDocument(pdf, printing),
-  );
+  const info = {
+    Title: `${title(printing)} ${view.number}`.trim(),
+    Author: issuer.name,
+    Creator: issuer.name,
+    // The issue date, so the same document always gives the same bytes (pdfkit derives the
+    // file id from it).
+    CreationDate: new Date(`${view.issueDate}T00:00:00Z`),
+  };
+  return pdfBytes(createPdf(info, format.options), (pdf) => {
+    drawDocument(pdf, printing);
+    format.complete(pdf);
+  });
 }
 
 function drawDocument(pdf: PDFKit.PDFDocument, printing: Printing): void {

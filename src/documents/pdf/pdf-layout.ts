@@ -53,9 +53,16 @@ export interface TextLine {
   align?: TextAlign;
 }
 
+/** What a file format sets of pdfkit's document (PDF/A: its version and conformance). */
+export type PdfFileOptions = Pick<PDFKit.PDFDocumentOptions, 'pdfVersion' | 'subset'>;
+
 /** A new A4 document with the service's margins; pages are buffered for "page 1 of 3" footers. */
-export function createPdf(info: PDFKit.DocumentInfo): PDFKit.PDFDocument {
+export function createPdf(
+  info: PDFKit.DocumentInfo,
+  file: PdfFileOptions = {},
+): PDFKit.PDFDocument {
   const pdf = new PDFDocument({
+    ...file,
     size: 'A4',
     margin: PAGE_MARGIN,
     bufferPages: true,
