@@ -14,6 +14,7 @@ import { addEstimate } from './factories/estimates';
 import { postTaxedInvoice } from './factories/taxes';
 import { createTestApp, TestApp } from './setup/create-app';
 import { eventually } from './setup/eventually';
+import { popplerAttachments } from './setup/pdf-poppler';
 import { ParsedMail, SmtpSink } from './setup/smtp-sink';
 import { expectError, expectValidationError } from './setup/expectations';
 
@@ -155,6 +156,21 @@ describe('E-invoices', () => {
     expect(xml).toContain('<ram:BuyerReference>04011000-12345-34</ram:BuyerReference>');
   });
 
+  it('answers Factur-X as the PDF named after its number, carrying the same CII as factur-x.xml', async () => {
+    const invoice = await germanInvoice();
+
+    const response = await einvoice('invoice', invoice.id, 'facturx').expect(200);
+
+    expect(response.type).toBe('application/pdf');
+    expect(response.headers['content-disposition']).toBe(
+      `inline; filename="${invoice.invoice_no}.pdf"`,
+    );
+    const attachments = await popplerAttachments(response.body as Buffer);
+    expect([...attachments.keys()]).toEqual(['factur-x.xml']);
+    const cii = (await einvoice('invoice', invoice.id, 'cii').expect(200)).body as Buffer;
+    expect(attachments.get('factur-x.xml')?.toString('utf8')).toBe(cii.toString('utf8'));
+  });
+
   it('takes the format in any letter case, and a part-paid invoice is due its balance', async () => {
     const invoice = await germanInvoice();
     await payInvoice(test.http, invoice.id, '100.00');
@@ -266,6 +282,24 @@ describe('E-invoices', () => {
       expect(
         sink.received.filter((mail) => mail.recipients.includes('ap@nowhere.example')),
       ).toEqual([]);
+    });
+
+    it('sends the Factur-X PDF in place of the plain one', async () => {
+      const facturx = (await addClient(test.http, { ...GERMAN_CLIENT, einvoice_format: 'facturx' }))
+        .id;
+      const invoice = await germanInvoice(facturx);
+
+      await sendInvoice(test.http, invoice.id, 'ap@kunde.example');
+
+      const mail = await mailFor(invoice.invoice_no);
+      expect(mail.attachments.map((each) => [each.filename, each.contentType])).toEqual([
+        [`${invoice.invoice_no}.pdf`, 'application/pdf'],
+      ]);
+      const attachments = await popplerAttachments(mail.attachments[0].content);
+      expect([...attachments.keys()]).toEqual(['factur-x.xml']);
+      expect(totalsOf(attachments.get('factur-x.xml')!.toString('utf8')).total).toEqual(
+        new Decimal(String(invoice.total)),
+      );
     });
 
     it('sends an estimate without one: an estimate is no invoice', async () => {

@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { Database } from '../database/database';
 import { renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
+import { renderFacturxPdf } from '../documents/pdf/facturx-pdf.renderer';
 import { DocumentView } from '../documents/document-view';
 import { einvoiceXml, xmlFormatOf } from '../documents/einvoice/einvoice';
 import type { Issuer } from '../document-vocabulary/issuer';
@@ -105,14 +106,24 @@ export class MailJob implements JobKind<OutboxMessage>, OnModuleInit, OnApplicat
     const view = JSON.parse(message.documentView) as DocumentView;
     const company = this.config.company;
     const einvoice = einvoiceAttachment(view, message, company);
-    const pdf = await renderDocumentPdf(view, company);
+    // Factur-X is the PDF itself, carrying its XML; the other formats go beside the PDF.
+    const pdf =
+      einvoice?.format === 'facturx'
+        ? await renderFacturxPdf(view, company, einvoice.xml)
+        : await renderDocumentPdf(view, company);
     const envelope = {
       from: this.config.mailFrom,
       to: message.recipient,
       messageId: messageIdOf(message, this.config.mailFrom),
     };
     return {
-      options: await composeDocumentMail(view, company, pdf, envelope, einvoice),
+      options: await composeDocumentMail(
+        view,
+        company,
+        pdf,
+        envelope,
+        einvoice?.format === 'facturx' ? null : einvoice,
+      ),
       fileStem: fileStemOf(message, view.number),
     };
   }

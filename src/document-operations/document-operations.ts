@@ -17,6 +17,7 @@ import { EinvoiceProblems } from '../documents/einvoice/cii-invoice';
 import { einvoiceXml, xmlFormatOf } from '../documents/einvoice/einvoice';
 import { documentLocale } from '../documents/i18n/document-messages';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';
+import { renderFacturxPdf } from '../documents/pdf/facturx-pdf.renderer';
 import { EventLog } from '../events/event-log';
 import { inlineFile } from '../http/inline-file';
 import { MessageResponseDto } from '../openapi/dto/message-response.dto';
@@ -138,7 +139,8 @@ export class DocumentOperations {
     const result = einvoiceXml(xmlFormatOf(format), view, parties);
     if ('problems' in result) throw incomplete(view, format, result.problems);
     if (format === 'facturx') {
-      throw incomplete(view, format, { format: ['facturx is not built yet'] });
+      const pdf = await renderFacturxPdf(view, this.config.company, result.xml);
+      return inlineFile(pdf, `${view.number}.pdf`, PDF_MEDIA_TYPE);
     }
     return inlineFile(Buffer.from(result.xml, 'utf8'), `${view.number}.xml`, XML_MEDIA_TYPE);
   }
