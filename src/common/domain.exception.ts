@@ -26,6 +26,8 @@ export const DOMAIN_ERROR_STATUS = {
   NOT_A_DRAFT: 409,
   SCHEDULE_NOT_ACTIVE: 409,
   SCHEDULE_NOT_PAUSED: 409,
+  EINVOICE_REFUSED: 422,
+  DUPLICATE_EINVOICE: 409,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;
