@@ -22,6 +22,7 @@ const EXPENSE_KEYS = [
   'id',
   'issued_date',
   'short_code',
+  'source',
   'updated_at',
   'vendor',
 ];
