@@ -4,6 +4,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { clientInput, createClient } from './factories/clients';
 import { estimateInput, estimateNumber, createEstimate } from './factories/estimates';
+import { IMPORT_EXAMPLE } from '../src/expenses/dto/import-expense.dto';
 import { createExpense, expenseInput } from './factories/expenses';
 import { addCreditNote, creditNoteInput } from './factories/credit-notes';
 import {
@@ -39,6 +40,8 @@ interface Fixtures {
   draftInvoice: string;
   draftEstimate: string;
   expense: string;
+  /** An expense imported from an e-invoice (POST /v1/expense/import), with its file. */
+  importedExpense: string;
   /** An active recurring invoice schedule (docs/recurring.md). */
   recurring: string;
   /** A live webhook endpoint subscribed to every event. */
@@ -63,7 +66,14 @@ interface Route {
   body?: (fixtures: Fixtures) => object;
   /** A success that is a file of this type, not the JSON envelope. */
   file?: string;
+  /** A valid body that is a file: an e-invoice, sent as application/xml. */
+  upload?: () => string;
 }
+
+/** The OpenAPI document's example e-invoice under a number of its own: each import succeeds. */
+let imports = 0;
+const importedInvoice = () =>
+  IMPORT_EXAMPLE.replace('CC-2026-0311', `AUTH-${process.pid}-${++imports}`);
 
 /** Every route under /v1, ordered so that each succeeds once in turn with a full key. */
 const ROUTES: Route[] = [
@@ -196,6 +206,14 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/expense/all', writes: false },
   { method: 'GET', path: '/v1/expense/:id', record: 'expense', writes: false },
   { method: 'POST', path: '/v1/expense/add', writes: true, body: () => expenseInput() },
+  { method: 'POST', path: '/v1/expense/import', writes: true, upload: importedInvoice },
+  {
+    method: 'GET',
+    path: '/v1/expense/:id/source',
+    record: 'importedExpense',
+    writes: false,
+    file: 'application/xml',
+  },
   {
     method: 'PUT',
     path: '/v1/expense/:id',
@@ -304,6 +322,9 @@ function send(
     method === 'HEAD'
       ? agent.head(path)
       : agent[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path);
+  if (route.upload) {
+    return call.set('Content-Type', 'application/xml').send(Buffer.from(route.upload()));
+  }
   return route.body ? call.send(route.body(fixtures)) : call;
 }
 
@@ -333,6 +354,15 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   const draftInvoice = await draftOf('invoice');
   const draftEstimate = await draftOf('estimate');
   const expense = await createExpense(agent);
+  const importedExpense = (
+    (
+      await agent
+        .post('/v1/expense/import')
+        .set('Content-Type', 'application/xml')
+        .send(Buffer.from(importedInvoice()))
+        .expect(200)
+    ).body as { expense: Array<{ id: string }> }
+  ).expense[0].id;
   const recurring = (
     (await agent.post('/v1/recurring-invoice/add').send(recurringInvoiceInput(client)).expect(200))
       .body as { recurring_invoice: Array<{ id: string }> }
@@ -352,6 +382,7 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
     draftEstimate,
     estimate,
     expense,
+    importedExpense,
     recurring,
     webhook,
     delivery,
@@ -382,6 +413,7 @@ async function snapshot(agent: TestAgent, fixtures: Fixtures): Promise<unknown[]
     `/v1/credit-note/${fixtures.creditNote}`,
     `/v1/estimate/${fixtures.estimate}`,
     `/v1/expense/${fixtures.expense}`,
+    `/v1/expense/${fixtures.importedExpense}`,
     '/v1/webhook/all',
     `/v1/webhook/${fixtures.webhook}`,
     `/v1/webhook/${fixtures.webhook}/deliveries`,
