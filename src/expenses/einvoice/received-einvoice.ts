@@ -130,9 +130,9 @@ function readUbl(reader: Reader, root: XmlNode, creditNote: boolean): ReceivedEi
     taxTotals[0];
   const lineName = creditNote ? 'CreditNoteLine' : 'InvoiceLine';
   const quantityName = creditNote ? 'CreditedQuantity' : 'InvoicedQuantity';
-  const documentCharges = (indicator: string) =>
+  const documentCharges = (indicator: boolean) =>
     all(root, 'AllowanceCharge')
-      .filter((entry) => text(at(entry, 'ChargeIndicator'))?.toLowerCase() === indicator)
+      .filter((entry) => isCharge(text(at(entry, 'ChargeIndicator'))) === indicator)
       .map((entry) =>
         reader.requiredAmount('BT-92', 'document allowance or charge amount', at(entry, 'Amount')),
       );
@@ -174,8 +174,8 @@ function readUbl(reader: Reader, root: XmlNode, creditNote: boolean): ReceivedEi
       rounding: amount('BT-114', 'rounding amount', at(monetary, 'PayableRoundingAmount')),
       due: reader.requiredAmount('BT-115', 'amount due', at(monetary, 'PayableAmount')),
     },
-    allowances: documentCharges('false'),
-    charges: documentCharges('true'),
+    allowances: documentCharges(false),
+    charges: documentCharges(true),
     breakdown: all(taxTotal, 'TaxSubtotal').map((group) => ({
       category: reader.requiredText(
         'BT-118',
@@ -229,11 +229,9 @@ function readCii(reader: Reader, root: XmlNode): ReceivedEinvoice {
   const taxTotal =
     taxTotals.find((total) => attribute(total, 'currencyID') === currency) ?? taxTotals[0];
   const typeCode = text(at(document, 'TypeCode')) ?? '';
-  const documentCharges = (indicator: string) =>
+  const documentCharges = (indicator: boolean) =>
     all(settlement, 'SpecifiedTradeAllowanceCharge')
-      .filter(
-        (entry) => text(at(entry, 'ChargeIndicator', 'Indicator'))?.toLowerCase() === indicator,
-      )
+      .filter((entry) => isCharge(text(at(entry, 'ChargeIndicator', 'Indicator'))) === indicator)
       .map((entry) =>
         reader.requiredAmount(
           'BT-92',
@@ -281,8 +279,8 @@ function readCii(reader: Reader, root: XmlNode): ReceivedEinvoice {
       rounding: reader.amount('BT-114', 'rounding amount', at(summation, 'RoundingAmount')),
       due: reader.requiredAmount('BT-115', 'amount due', at(summation, 'DuePayableAmount')),
     },
-    allowances: documentCharges('false'),
-    charges: documentCharges('true'),
+    allowances: documentCharges(false),
+    charges: documentCharges(true),
     breakdown: all(settlement, 'ApplicableTradeTax').map((group) => ({
       category: reader.requiredText('BT-118', 'VAT category code', text(at(group, 'CategoryCode'))),
       rate: reader.amount('BT-119', 'VAT rate', at(group, 'RateApplicablePercent')),
@@ -402,6 +400,13 @@ class Reader {
     }
     return iso;
   }
+}
+
+/** A charge indicator as xs:boolean reads it (`true`, `1`; `false`, `0`); null for anything else. */
+function isCharge(indicator: string | undefined): boolean | null {
+  if (indicator === 'true' || indicator === '1') return true;
+  if (indicator === 'false' || indicator === '0') return false;
+  return null;
 }
 
 /** The first element at the end of `path` (repeated elements: the first of each). */
