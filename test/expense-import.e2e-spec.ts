@@ -479,6 +479,10 @@ describe('Expenses: importing received e-invoices', () => {
       const other = await pdfWith({ name: 'notes.xml', xml: ownCii() });
       expect(await fileError(other, 'application/pdf')).toMatch(/notes\.xml/);
       expect(await fileError(Buffer.from('%PDF-1.7\nbroken'), 'application/pdf')).toMatch(/PDF/);
+      // 6 MB of XML compressed to a few KB: refused at the ceiling, never unpacked whole.
+      const bomb = await pdfWith({ name: 'factur-x.xml', xml: `<a>${' '.repeat(6 << 20)}</a>` });
+      expect(bomb.length).toBeLessThan(100_000);
+      expect(await fileError(bomb, 'application/pdf')).toMatch(/larger than 5242880 bytes/);
     });
 
     it('XML of another kind', async () => {

@@ -116,7 +116,7 @@ function fileContents(spec: PDFDict): Buffer {
     return inflateSync(contents, { maxOutputLength: MAX_XML_BYTES + 1 });
   } catch (error) {
     throw new PdfAttachmentRefused(
-      error instanceof RangeError
+      (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE'
         ? `The embedded e-invoice is larger than ${MAX_XML_BYTES} bytes`
         : 'The embedded e-invoice stream is corrupt',
     );
