@@ -1520,14 +1520,12 @@ function uploadRequests(plan: OperationPlan, upload: UploadPlan): fc.Arbitrary<H
     fc
       .integer({ min: 0, max: rootEnd - 1 })
       .map((cut) => ({ label: `cut at character ${cut}`, file: xml.slice(0, cut) })),
-    fc
-      .constantFrom(...CII_TERMS)
-      .map(([label, pattern]) => ({
-        label: `no ${label}`,
-        file: xml.replace(pattern, (match, keep?: string) =>
-          typeof keep === 'string' && match.startsWith(keep) ? keep : '',
-        ),
-      })),
+    fc.constantFrom(...CII_TERMS).map(([label, pattern]) => ({
+      label: `no ${label}`,
+      file: xml.replace(pattern, (match, keep?: string) =>
+        typeof keep === 'string' && match.startsWith(keep) ? keep : '',
+      ),
+    })),
     fc
       .tuple(fc.constantFrom(...CII_TOTALS), fc.constantFrom('0.01', '1', '-0.01', '100'))
       .map(([element, change]) => ({

@@ -137,6 +137,8 @@ export class ExpenseDto {
   @ApiProperty({
     type: ExpenseSourceDto,
     nullable: true,
+    // The examples' expense was added by hand (its source is ExpenseSourceDto's example).
+    example: null,
     description:
       'Beyond the specification: the e-invoice the expense was imported from (POST /expense/import); null for an expense added by hand',
   })
