@@ -1,4 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
+import { randomBytes } from 'node:crypto';
 import PDFDocument from 'pdfkit';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -168,7 +169,10 @@ function ubl(input: UblInput = {}): string {
 }
 
 /** A PDF carrying `xml` as an embedded file (pdfkit's attachments), as Factur-X does. */
-function pdfWith(attachment: { name: string; xml: string } | null): Promise<Buffer> {
+function pdfWith(
+  attachment: { name: string; xml: string } | null,
+  padding?: Buffer,
+): Promise<Buffer> {
   const document = new PDFDocument({ size: 'A4' });
   const chunks: Buffer[] = [];
   document.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -176,6 +180,7 @@ function pdfWith(attachment: { name: string; xml: string } | null): Promise<Buff
     document.on('end', () => resolve(Buffer.concat(chunks))),
   );
   document.text('Rechnung RE-2026-0042');
+  if (padding) document.file(padding, { name: 'scan.bin', type: 'application/octet-stream' });
   if (attachment) {
     document.file(Buffer.from(attachment.xml, 'utf8'), {
       name: attachment.name,
@@ -371,6 +376,19 @@ describe('Expenses: importing received e-invoices', () => {
     const zugferd = await pdfWith({ name: 'zugferd-invoice.xml', xml: ownCii({ number: 'FX-2' }) });
     const fromForm = imported(await importForm(zugferd, 'rechnung.pdf'));
     expect(fromForm.source).toMatchObject({ format: 'facturx', invoice_number: 'FX-2' });
+  });
+
+  it('keeps a PDF just under the 10 MB limit whole, on both databases', async () => {
+    // Random bytes do not compress: the PDF is about as large as they are.
+    const padding = randomBytes(9_900_000);
+    const pdf = await pdfWith({ name: 'factur-x.xml', xml: ownCii({ number: 'BIG-1' }) }, padding);
+    expect(pdf.length).toBeGreaterThan(9_900_000);
+    expect(pdf.length).toBeLessThan(10 * 1024 * 1024);
+
+    const expense = imported(await importRaw(pdf, 'application/pdf'));
+
+    const file = await source(expense.id).expect(200);
+    expect((file.body as Buffer).equals(pdf)).toBe(true);
   });
 
   it('takes the XML as the multipart file field `file`, and 422 naming file without it', async () => {

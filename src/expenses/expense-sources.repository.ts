@@ -3,6 +3,11 @@ import { In } from 'typeorm';
 import { Database, isUniqueViolation } from '../database/database';
 import { ExpenseSource } from './entities/expense-source.entity';
 
+const INSERT_SOURCE = `
+  INSERT INTO expense_sources (expense_id, format, seller_key, seller_vat_id, invoice_number,
+    type_code, details, media_type, content)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
 /** The expense_sources table. Every method runs in the caller's transaction when there is one. */
 @Injectable()
 export class ExpenseSourcesRepository {
@@ -33,8 +38,23 @@ export class ExpenseSourcesRepository {
     });
   }
 
+  /**
+   * One prepared statement on MySQL/MariaDB (Database.write): the file goes as bytes in the
+   * binary protocol. TypeORM's text protocol would write it as hex, twice its size, and a
+   * 10 MB file would pass MariaDB's default max_allowed_packet (16 MB).
+   */
   async insert(source: ExpenseSource): Promise<void> {
-    await this.database.manager.insert(ExpenseSource, source);
+    await this.database.write(INSERT_SOURCE, [
+      source.expenseId,
+      source.format,
+      source.sellerKey,
+      source.sellerVatId,
+      source.invoiceNumber,
+      source.typeCode,
+      JSON.stringify(source.details),
+      source.mediaType,
+      source.content,
+    ]);
   }
 
   /** True when an insert failed because the seller's invoice number was imported before. */
