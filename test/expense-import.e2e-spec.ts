@@ -1,5 +1,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import PDFDocument from 'pdfkit';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -422,6 +424,32 @@ describe('Expenses: importing received e-invoices', () => {
     await refused(() => importRaw(ubl({ number: 'DUP-1', vatId: null, seller: 'Nameless' })), 409);
   });
 
+  it('lets one of two imports of an invoice at once through: the unique index decides', async () => {
+    const before = await counts();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => importRaw(ubl({ number: 'RACE-1' }))),
+    );
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409, 409]);
+    // One expense, its source and its event.
+    expect(await counts()).toEqual(before.map((count) => count + 1));
+  });
+
+  it('imports a CII credit note (type code 381) as a negative expense', async () => {
+    const xml = ownCii({ number: 'GS-2026-1' }).replace(
+      '<ram:TypeCode>380</ram:TypeCode>',
+      '<ram:TypeCode>381</ram:TypeCode>',
+    );
+
+    const expense = imported(await importRaw(xml));
+
+    expect(expense).toMatchObject({
+      description: 'Credit note GS-2026-1 from Acme Cloud GmbH',
+      amount: '-119.00',
+      source: { format: 'cii', type_code: '381' },
+    });
+  });
+
   it('replays an Idempotency-Key instead of importing twice', async () => {
     const send = () =>
       test.http
@@ -479,6 +507,45 @@ describe('Expenses: importing received e-invoices', () => {
       const huge = Buffer.alloc(20 * 1024 * 1024, 'a');
       await refused(() => importRaw(huge), 413);
       await refused(() => importForm(huge, 'huge.xml'), 413);
+    });
+
+    it('a 20 MB body sent in chunks, without a length: 413 once 10 MB have arrived', async () => {
+      const before = await counts();
+      const status = await new Promise<number>((resolve, reject) => {
+        const { port } = test.app.getHttpServer().address() as AddressInfo;
+        const sent = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/v1/expense/import',
+            headers: { 'Content-Type': 'application/xml', 'Transfer-Encoding': 'chunked' },
+          },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        // The service may stop reading and close once it has answered.
+        sent.on('error', (error: NodeJS.ErrnoException) =>
+          error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+        );
+        const chunk = Buffer.alloc(1 << 20, 'a');
+        let chunks = 0;
+        const write = (): void => {
+          while (chunks < 20) {
+            chunks += 1;
+            if (!sent.write(chunk)) {
+              sent.once('drain', write);
+              return;
+            }
+          }
+          sent.end();
+        };
+        write();
+      });
+      expect(status).toBe(413);
+      expect(await counts()).toEqual(before);
     });
 
     it('nesting deeper than 64 elements, text that is not XML or not UTF-8', async () => {
