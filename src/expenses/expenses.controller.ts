@@ -50,7 +50,7 @@ export class ExpensesController {
   @ApiEndpoint({
     summary: 'Import a received e-invoice as an expense',
     description:
-      'Beyond the specification: a received EN 16931 e-invoice (UBL 2.1 Invoice or CreditNote, UN/CEFACT CII D16B, or a Factur-X / ZUGFeRD PDF with its XML embedded) becomes an expense: description from the seller and the invoice number, amount the amount due (BT-115; taken off for a credit note), currency, issue date, vendor the seller, and `source` with what the document says. The file is kept (GET /expense/{id}/source). The XML may declare no DOCTYPE or ENTITY, nest at most 64 elements deep and hold at most 5 MB; the body at most 10 MB (413 beyond).',
+      'Beyond the specification: a received EN 16931 e-invoice (UBL 2.1 Invoice or CreditNote, UN/CEFACT CII D16B, or a Factur-X / ZUGFeRD PDF with its XML embedded) becomes an expense: description from the seller and the invoice number, amount the amount due (BT-115; taken off for a credit note), currency, issue date, vendor the seller, and `source` with what the document says. The file is kept (GET /expense/{id}/source). The XML may declare no DOCTYPE or ENTITY, nest at most 64 elements deep and hold at most 5 MB; the body at most 10 MB (413 beyond); a body in another media type answers 415.',
     upload: IMPORT_BODY,
     success: ExpenseResponseDto,
     errors: {
