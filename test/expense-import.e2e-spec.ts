@@ -414,6 +414,8 @@ describe('Expenses: importing received e-invoices', () => {
 
     const again = await refused(() => importRaw(ubl({ number: 'DUP-1' })), 409);
     expect((again.body as { message: string }).message).toMatch(/imported before/);
+    // The seller's VAT identifier as another program writes it is the same seller.
+    await refused(() => importRaw(ubl({ number: 'DUP-1', vatId: 'de 811.111.111' })), 409);
     // The same invoice as a PDF is the same invoice.
     const pdf = await pdfWith({ name: 'factur-x.xml', xml: ownCii({ number: 'DUP-2' }) });
     imported(await importRaw(pdf, 'application/pdf'));

@@ -8,6 +8,7 @@ import { EventLog } from '../events/event-log';
 import { listResponse, ListResult, StreamedList } from '../database/find-list';
 import { inlineFile } from '../http/inline-file';
 import { categorizeExpense } from './domain/expense-category';
+import { sellerKey } from './domain/seller-key';
 import { CreateExpenseDto } from './dto/create-expense.dto';
 import { ExpenseResponseDto } from './dto/expense-response.dto';
 import { ListExpensesDto } from './dto/list-expenses.dto';
@@ -192,9 +193,7 @@ export class ExpensesService {
     return Object.assign(new ExpenseSource(), {
       expenseId,
       format: received.format,
-      // A VAT identifier names a seller better than a name does; the prefixes keep the two apart.
-      sellerKey:
-        invoice.sellerVatId !== '' ? `vat:${invoice.sellerVatId}` : `name:${invoice.sellerName}`,
+      sellerKey: sellerKey({ vatId: invoice.sellerVatId, name: invoice.sellerName }),
       sellerVatId: invoice.sellerVatId,
       invoiceNumber: invoice.number,
       typeCode: invoice.typeCode,
