@@ -71,6 +71,7 @@ const E2E_GROUPS = {
     'client-search',
     'einvoice-references',
     'expenses',
+    'expense-import',
   ],
   ledger: [
     'invoices-payments',

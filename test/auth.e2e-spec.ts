@@ -4,6 +4,7 @@ import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { clientInput, createClient } from './factories/clients';
 import { estimateInput, estimateNumber, createEstimate } from './factories/estimates';
+import { IMPORT_EXAMPLE } from '../src/expenses/dto/import-expense.dto';
 import { createExpense, expenseInput } from './factories/expenses';
 import { addCreditNote, creditNoteInput } from './factories/credit-notes';
 import {
@@ -39,6 +40,8 @@ interface Fixtures {
   draftInvoice: string;
   draftEstimate: string;
   expense: string;
+  /** An expense imported from an e-invoice (POST /v1/expense/import), with its file. */
+  importedExpense: string;
   /** An active recurring invoice schedule (docs/recurring.md). */
   recurring: string;
   /** A live webhook endpoint subscribed to every event. */
@@ -50,6 +53,8 @@ interface Fixtures {
 
 /** Webhook URLs on loopback: the app under test lifts the address rule. */
 const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE: 'true' };
+/** What an e-invoice needs of the issuer (the fixtures' client has its country). */
+const EINVOICE_ISSUER_ENV = { COMPANY_COUNTRY: 'DE', COMPANY_TAX_ID: 'DE123456789' };
 const webhookInput = () => ({ url: 'http://127.0.0.1:9/auth-hook', events: ['*'] });
 
 interface Route {
@@ -65,7 +70,14 @@ interface Route {
   file?: string;
   /** The query string it needs (an e-invoice's format). */
   query?: string;
+  /** A valid body that is a file: an e-invoice, sent as application/xml. */
+  upload?: () => string;
 }
+
+/** The OpenAPI document's example e-invoice under a number of its own: each import succeeds. */
+let imports = 0;
+const importedInvoice = () =>
+  IMPORT_EXAMPLE.replace('CC-2026-0311', `AUTH-${process.pid}-${++imports}`);
 
 /** Every route under /v1, ordered so that each succeeds once in turn with a full key. */
 const ROUTES: Route[] = [
@@ -214,6 +226,14 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/expense/all', writes: false },
   { method: 'GET', path: '/v1/expense/:id', record: 'expense', writes: false },
   { method: 'POST', path: '/v1/expense/add', writes: true, body: () => expenseInput() },
+  { method: 'POST', path: '/v1/expense/import', writes: true, upload: importedInvoice },
+  {
+    method: 'GET',
+    path: '/v1/expense/:id/source',
+    record: 'importedExpense',
+    writes: false,
+    file: 'application/xml',
+  },
   {
     method: 'PUT',
     path: '/v1/expense/:id',
@@ -322,6 +342,9 @@ function send(
     method === 'HEAD'
       ? agent.head(path)
       : agent[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path);
+  if (route.upload) {
+    return call.set('Content-Type', 'application/xml').send(Buffer.from(route.upload()));
+  }
   return route.body ? call.send(route.body(fixtures)) : call;
 }
 
@@ -351,6 +374,15 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
   const draftInvoice = await draftOf('invoice');
   const draftEstimate = await draftOf('estimate');
   const expense = await createExpense(agent);
+  const importedExpense = (
+    (
+      await agent
+        .post('/v1/expense/import')
+        .set('Content-Type', 'application/xml')
+        .send(Buffer.from(importedInvoice()))
+        .expect(200)
+    ).body as { expense: Array<{ id: string }> }
+  ).expense[0].id;
   const recurring = (
     (await agent.post('/v1/recurring-invoice/add').send(recurringInvoiceInput(client)).expect(200))
       .body as { recurring_invoice: Array<{ id: string }> }
@@ -370,6 +402,7 @@ async function createFixtures(agent: TestAgent): Promise<Fixtures> {
     draftEstimate,
     estimate,
     expense,
+    importedExpense,
     recurring,
     webhook,
     delivery,
@@ -400,6 +433,7 @@ async function snapshot(agent: TestAgent, fixtures: Fixtures): Promise<unknown[]
     `/v1/credit-note/${fixtures.creditNote}`,
     `/v1/estimate/${fixtures.estimate}`,
     `/v1/expense/${fixtures.expense}`,
+    `/v1/expense/${fixtures.importedExpense}`,
     '/v1/webhook/all',
     `/v1/webhook/${fixtures.webhook}`,
     `/v1/webhook/${fixtures.webhook}/deliveries`,
@@ -442,9 +476,7 @@ describe('API keys', () => {
       env: {
         API_KEYS: `${FULL_KEY}, ${SECOND_FULL_KEY}`,
         API_KEYS_READONLY: READ_ONLY_KEY,
-        // What an e-invoice needs of the issuer (the client has its country).
-        COMPANY_COUNTRY: 'DE',
-        COMPANY_TAX_ID: 'DE123456789',
+        ...EINVOICE_ISSUER_ENV,
         ...WEBHOOK_ENV,
       },
     });
@@ -598,7 +630,10 @@ describe('API keys', () => {
     beforeAll(async () => {
       warn.mockClear();
       // A second instance on the same database, started without keys.
-      open = await createTestApp({ env: WEBHOOK_ENV, sharedDatabase: true });
+      open = await createTestApp({
+        env: { ...EINVOICE_ISSUER_ENV, ...WEBHOOK_ENV },
+        sharedDatabase: true,
+      });
       openFixtures = await createFixtures(open.http);
     });
 

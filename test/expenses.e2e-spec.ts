@@ -22,6 +22,7 @@ const EXPENSE_KEYS = [
   'id',
   'issued_date',
   'short_code',
+  'source',
   'updated_at',
   'vendor',
 ];
@@ -72,6 +73,8 @@ describe('Expenses', () => {
         issued_date: '2026-03-14',
         created_at: expect.stringMatching(TIMESTAMP),
         updated_at: expense.created_at,
+        // Beyond the specification: only an imported expense has a source (expense-import).
+        source: null,
       });
       expect(window.contains(expense.created_at)).toBe(true);
     });
@@ -577,6 +580,7 @@ describe('Expenses', () => {
         issued_date: '2026-01-11',
         created_at: created.created_at,
         updated_at: expect.stringMatching(TIMESTAMP),
+        source: null,
       });
       expect(await read(created.id)).toEqual(updated);
     });

@@ -39,6 +39,11 @@ const PDF_OPERATIONS = [
 
 /** The e-invoices: XML, or with format=facturx a PDF, outside the envelope. */
 const EINVOICE_OPERATIONS = ['GET /v1/invoice/{id}/einvoice', 'GET /v1/credit-note/{id}/einvoice'];
+/** The file an imported expense came from: XML or PDF, as received. */
+const SOURCE_OPERATION = 'GET /v1/expense/{id}/source';
+/** The only write whose body is a file: raw in its media type, or a multipart file field. */
+const UPLOAD_OPERATION = 'POST /v1/expense/import';
+const UPLOAD_TYPES = ['application/xml', 'text/xml', 'application/pdf', 'multipart/form-data'];
 
 /** The reports: JSON in the envelope, or CSV with `format=csv`. */
 const CSV_OPERATIONS = [
@@ -207,7 +212,7 @@ describe('OpenAPI document', () => {
 
   it('gives each /v1 operation its payload in the success envelope as the 200 schema', () => {
     for (const { name, operation } of apiOperations(document)) {
-      if (PDF_OPERATIONS.includes(name)) continue;
+      if (PDF_OPERATIONS.includes(name) || name === SOURCE_OPERATION) continue;
       const content = (operation.responses as Json)['200']?.content as Json | undefined;
       if (EINVOICE_OPERATIONS.includes(name)) {
         expect({ name, types: Object.keys(content ?? {}) }).toEqual({
@@ -267,7 +272,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('gives the PDF operations a binary application/pdf 200 named by Content-Disposition', () => {
+  it('gives the PDF operations a binary application/pdf 200 named by Content-Disposition, the source XML or PDF', () => {
     for (const name of PDF_OPERATIONS) {
       const [method, path] = name.split(' ');
       const success = document.paths[path]?.[method.toLowerCase()]?.responses['200'] as Json;
@@ -287,6 +292,28 @@ describe('OpenAPI document', () => {
       });
       expect(Object.keys(document.paths[path].get.responses)).toContain('404');
     }
+    const source = document.paths['/v1/expense/{id}/source'].get.responses as Json;
+    expect(source['200'].content).toEqual({
+      'application/xml': { schema: { type: 'string', format: 'binary' } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+    });
+    expect(Object.keys(source['200'].headers as Json)).toContain('Content-Disposition');
+    expect(Object.keys(source)).toContain('404');
+  });
+
+  it('declares the upload as the file raw in each media type or a multipart file, with an example', () => {
+    const body = document.paths['/v1/expense/import'].post.requestBody as Json;
+    expect(body.required).toBe(true);
+    expect(Object.keys(body.content as Json)).toEqual(UPLOAD_TYPES);
+    for (const type of UPLOAD_TYPES.slice(0, 3)) {
+      expect(body.content[type].schema).toEqual({ type: 'string', format: 'binary' });
+    }
+    expect(body.content['application/xml'].example).toMatch(/^<\?xml/);
+    expect(body.content['multipart/form-data'].schema).toEqual({
+      type: 'object',
+      required: ['file'],
+      properties: { file: { type: 'string', format: 'binary' } },
+    });
   });
 
   it('gives each /v1 operation its failures in the error envelope: the common ones, 403 on writes', () => {
@@ -345,6 +372,8 @@ describe('OpenAPI document', () => {
             .filter((parameter) => parameter.in !== 'header')
             .map((parameter) => `${parameter.in as string} ${parameter.name as string}`),
         }).toEqual({ name, parameters: ['path id'] });
+      } else if (name === UPLOAD_OPERATION) {
+        // Its body is a file (the test above).
       } else if (method === 'post' || method === 'put') {
         const content = (operation.requestBody as Json | undefined)?.content as Json | undefined;
         expect({ name, types: Object.keys(content ?? {}) }).toEqual({ name, types: BODY_TYPES });

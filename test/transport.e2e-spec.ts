@@ -125,6 +125,7 @@ describe('Transport', () => {
       currency: 'EUR',
       vendor: 'Inn',
       issued_date: '2026-05-04',
+      source: null,
     };
 
     it('reads an expense from a JSON body', async () => {
@@ -205,6 +206,7 @@ describe('Transport', () => {
         currency: 'GBP',
         vendor: '',
         issued_date: '2026-06-01',
+        source: null,
       });
     });
 

@@ -17,6 +17,21 @@ import { inSequence } from './in-sequence';
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const MULTIPART_TYPE = 'multipart/form-data';
+
+/**
+ * The one operation that takes a file as its body (docs/einvoices.md, Import): as the raw body
+ * in one of these types, or as the multipart file field `file`. Matched as Express routes it:
+ * any letter case, with or without a final slash.
+ */
+export const UPLOAD_ROUTE = { method: 'POST', path: '/v1/expense/import' } as const;
+export const UPLOAD_TYPES = ['application/xml', 'text/xml', 'application/pdf'] as const;
+export const UPLOAD_FIELD = 'file';
+/**
+ * The largest upload: a Factur-X PDF carries its fonts and perhaps a logo; a few MB is
+ * generous. A larger body is refused with 413 as it arrives (by its Content-Length, or when
+ * chunked once the limit is passed), never held whole.
+ */
+export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 /** A UTF-16 surrogate that is not half of a pair: a `\ud800` escape names no character. */
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -92,6 +107,8 @@ function verifyUtf8(
 export class BodyParsingMiddleware implements NestMiddleware {
   /** The parsers in turn: each takes the body only if it is its type. */
   private readonly parse: RequestHandler;
+  /** The upload route's parsers: the raw file, or the multipart form with its file. */
+  private readonly parseUpload: RequestHandler;
 
   constructor(config: AppConfig) {
     const limit = config.bodyLimit;
@@ -105,6 +122,17 @@ export class BodyParsingMiddleware implements NestMiddleware {
       (request, response, next) =>
         multipart(request, response, (error?: unknown) => next(describeMultipartError(error))),
     ]);
+    const uploadForm = multer({
+      storage: multer.memoryStorage(),
+      limits: { ...fieldLimits, fields: 100, parts: 101, files: 1, fileSize: UPLOAD_LIMIT_BYTES },
+    }).any();
+    this.parseUpload = inSequence([
+      express.raw({ type: [...UPLOAD_TYPES], limit: UPLOAD_LIMIT_BYTES }),
+      limitMultipartBody(UPLOAD_LIMIT_BYTES),
+      (request, response, next) =>
+        uploadForm(request, response, (error?: unknown) => next(describeMultipartError(error))),
+      takeUploadedFile,
+    ]);
   }
 
   use(request: Request, response: Response, next: NextFunction): void {
@@ -112,6 +140,18 @@ export class BodyParsingMiddleware implements NestMiddleware {
     // find that out for itself.
     if (!hasBody(request)) {
       next();
+      return;
+    }
+    if (isUploadRoute(request)) {
+      if (!request.is([...UPLOAD_TYPES, MULTIPART_TYPE])) {
+        next(
+          new UnsupportedMediaTypeException(
+            `Unsupported content type: send the e-invoice as ${UPLOAD_TYPES.join(', ')}, or as the file field "${UPLOAD_FIELD}" of multipart/form-data`,
+          ),
+        );
+        return;
+      }
+      void this.parseUpload(request, response, next);
       return;
     }
     if (!request.is([...JSON_TYPES, FORM_TYPE, MULTIPART_TYPE])) {
@@ -124,6 +164,26 @@ export class BodyParsingMiddleware implements NestMiddleware {
     }
     void this.parse(request, response, next);
   }
+}
+
+function isUploadRoute(request: Request): boolean {
+  return (
+    request.method === UPLOAD_ROUTE.method &&
+    request.path.replace(/\/+$/, '').toLowerCase() === UPLOAD_ROUTE.path
+  );
+}
+
+/**
+ * The body of an upload becomes the file's bytes, whichever way it came; a form without the
+ * `file` field keeps its fields, and the operation answers 422 naming `file`.
+ */
+function takeUploadedFile(request: Request, _response: Response, next: NextFunction): void {
+  const files = request.files;
+  if (Array.isArray(files)) {
+    const file = files.find((entry) => entry.fieldname === UPLOAD_FIELD);
+    if (file) request.body = file.buffer;
+  }
+  next();
 }
 
 function hasBody(request: Request): boolean {

@@ -15,6 +15,8 @@ export function requestFingerprint(request: Request): string {
 
 function canonical(value: unknown): string {
   if (value instanceof JsonNumberText) return `#${value.text}`;
+  // An uploaded file (POST /expense/import): its bytes, by their digest.
+  if (Buffer.isBuffer(value)) return `bytes:${createHash('sha256').update(value).digest('hex')}`;
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.keys(value)

@@ -17,6 +17,7 @@ import {
   getSchemaPath,
   SchemaObject,
 } from '@nestjs/swagger';
+import type { RequestBodyObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { CHANGES_STATE } from '../http/auth/changes-state.decorator';
 import { ErrorEnvelopeDto, SuccessEnvelopeDto } from './dto/envelope-response.dto';
 
@@ -135,6 +136,15 @@ export interface FileSuccess {
   filename: string;
 }
 
+/** A request body that is a file: raw in one of `types`, or the multipart field `field`. */
+export interface UploadBody {
+  description: string;
+  types: readonly string[];
+  field: string;
+  /** An example file, by media type. */
+  example: Record<string, string>;
+}
+
 export interface EndpointDoc {
   summary: string;
   description?: string;
@@ -144,6 +154,8 @@ export interface EndpointDoc {
   query?: Type<unknown>;
   /** Parameters read from the body (a query-string value is accepted too; the body wins). */
   body?: Type<unknown>;
+  /** The body is a file (src/http/body-parsing.middleware.ts, UPLOAD_ROUTE). */
+  upload?: UploadBody;
   /** The `{id}` path segment names this. */
   pathId?: string;
   /** A path segment naming one of a few values (`/number-series/{kind}`); others answer 404. */
@@ -159,7 +171,11 @@ export interface EndpointDoc {
  */
 export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   const decorators = [
-    ApiOperation({ summary: doc.summary, description: doc.description }),
+    ApiOperation({
+      summary: doc.summary,
+      description: doc.description,
+      ...(doc.upload ? { requestBody: uploadBody(doc.upload) } : {}),
+    }),
     ...successResponse(doc.success, doc.csv),
     ...(Object.entries(doc.errors ?? {}) as Array<[string, string]>).map(([status, text]) =>
       errorResponse(+status, text),
@@ -187,6 +203,20 @@ export function ApiEndpoint(doc: EndpointDoc): MethodDecorator {
   if (doc.query) decorators.push(...queryParameters(doc.query));
   if (doc.body) decorators.push(ApiConsumes(...BODY_TYPES), ApiBody({ type: doc.body }));
   return applyDecorators(...decorators);
+}
+
+/** The request body of an upload: the file raw in each of its types, or in a multipart form. */
+function uploadBody(upload: UploadBody): RequestBodyObject {
+  const file: SchemaObject = { type: 'string', format: 'binary' };
+  const content: RequestBodyObject['content'] = {};
+  for (const type of upload.types) {
+    const example = upload.example[type];
+    content[type] = example === undefined ? { schema: file } : { schema: file, example };
+  }
+  content['multipart/form-data'] = {
+    schema: { type: 'object', required: [upload.field], properties: { [upload.field]: file } },
+  };
+  return { required: true, description: upload.description, content };
 }
 
 function successResponse(success: Type<unknown> | FileSuccess, csv?: string): MethodDecorator[] {

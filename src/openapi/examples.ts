@@ -197,6 +197,34 @@ const EXPENSE = {
   issued_date: '2026-03-03',
   created_at: '2026-03-03 18:47:29',
   updated_at: '2026-03-03 18:47:29',
+  // Added by hand; an imported one carries EXPENSE_SOURCE.
+  source: null,
+};
+
+/** The month's cloud hosting, imported from the supplier's CII (POST /expense/import's example). */
+const EXPENSE_SOURCE_LINE = {
+  id: '1',
+  name: 'Cloud hosting, March',
+  quantity: '1',
+  unit: 'MON',
+  net_price: '120.00',
+  net_amount: '120.00',
+  vat_category: 'S',
+  vat_rate: '19',
+};
+const EXPENSE_SOURCE_TAX = {
+  category: 'S',
+  rate: '19',
+  taxable_amount: '120.00',
+  tax_amount: '22.80',
+};
+const EXPENSE_SOURCE = {
+  format: 'cii',
+  seller_vat_id: 'DE123456789',
+  invoice_number: 'CC-2026-0311',
+  type_code: '380',
+  tax_breakdown: [EXPENSE_SOURCE_TAX],
+  lines: [EXPENSE_SOURCE_LINE],
 };
 
 const EVENT = {
@@ -439,6 +467,9 @@ export const SCHEMA_EXAMPLES: Record<string, Examples> = {
   ExpenseDto: EXPENSE,
   CreateExpenseDto: EXPENSE,
   UpdateExpenseDto: EXPENSE,
+  ExpenseSourceDto: EXPENSE_SOURCE,
+  ExpenseSourceLineDto: EXPENSE_SOURCE_LINE,
+  ExpenseSourceTaxGroupDto: EXPENSE_SOURCE_TAX,
   EventDto: EVENT,
   WebhookDto: WEBHOOK,
   WebhookWithSecretDto: WEBHOOK,

@@ -76,7 +76,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     );
   for (const [name, description] of TAGS) builder = builder.addTag(name, description);
   const document = withResponseHeaders(
-    withFormEncoding(withExamples(SwaggerModule.createDocument(app, builder.build()))),
+    withFormEncoding(
+      withNullableObjects(withExamples(SwaggerModule.createDocument(app, builder.build()))),
+    ),
   );
   return {
     ...document,
@@ -95,6 +97,44 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       schemas: sortByKey(document.components?.schemas ?? {}),
     },
   };
+}
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A property that is an object or null (an expense's `source`): Swagger writes it as
+ * `nullable` beside `allOf: [$ref]`, which no validator lets null through, since null fails
+ * the referenced object schema. The referenced schema's members are written in its place, so
+ * `type: object, nullable: true` says both; the class stays the one description of the shape. A component no longer referenced is dropped.
+ */
+function withNullableObjects(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  const inline = (property: Schema): Schema => {
+    const refs = property.allOf as Array<{ $ref?: string }> | undefined;
+    if (property.nullable !== true || refs?.length !== 1 || !refs[0].$ref) return property;
+    const { allOf: _allOf, ...rest } = property;
+    const target = schemas[refs[0].$ref.split('/').pop() as string];
+    return { ...target, ...rest, type: 'object' };
+  };
+  const inlined = new Set<string>();
+  for (const schema of Object.values(schemas)) {
+    const properties = schema.properties as Record<string, Schema> | undefined;
+    if (!properties) continue;
+    for (const [name, property] of Object.entries(properties)) {
+      const written = inline(property);
+      if (written !== property) {
+        const ref = (property.allOf as Array<{ $ref: string }>)[0].$ref;
+        inlined.add(ref.split('/').pop() as string);
+      }
+      properties[name] = written;
+    }
+  }
+  // A component now written out wherever it was named is no longer a component.
+  const text = JSON.stringify(document);
+  for (const name of inlined) {
+    if (!text.includes(`"#/components/schemas/${name}"`)) delete schemas[name];
+  }
+  return document;
 }
 
 function sortByKey<T>(object: Record<string, T>, map: (value: T) => T = (value) => value) {

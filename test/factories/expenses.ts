@@ -20,6 +20,31 @@ export interface ExpenseOutput {
   issued_date: string;
   created_at: string;
   updated_at: string;
+  /** The e-invoice an imported expense came from; null for one added by hand. */
+  source: ExpenseSourceOutput | null;
+}
+
+export interface ExpenseSourceOutput {
+  format: string;
+  seller_vat_id: string;
+  invoice_number: string;
+  type_code: string;
+  tax_breakdown: Array<{
+    category: string;
+    rate: string;
+    taxable_amount: string;
+    tax_amount: string;
+  }>;
+  lines: Array<{
+    id: string;
+    name: string;
+    quantity: string;
+    unit: string;
+    net_price: string;
+    net_amount: string;
+    vat_category: string;
+    vat_rate: string;
+  }>;
 }
 
 export function expenseInput(input: ExpenseInput = {}): ExpenseInput {

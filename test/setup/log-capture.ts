@@ -73,6 +73,9 @@ export class LogCapture {
 
 /** Every string under a personal field, however deep in the input. */
 function collectPersonal(input: unknown, into: Set<string>, personal = false): void {
+  // An uploaded file (POST /expense/import) is bytes, not named fields: nothing to collect,
+  // and walking its bytes one by one took seconds.
+  if (Buffer.isBuffer(input)) return;
   if (typeof input === 'string') {
     if (personal) into.add(input);
   } else if (Array.isArray(input)) {

@@ -14,6 +14,7 @@ import { Drafts1765000000000 } from './1765000000000-drafts';
 import { RecurringInvoices1765100000000 } from './1765100000000-recurring-invoices';
 import { LineTaxesVarchar1765200000000 } from './1765200000000-line-taxes-varchar';
 import { EinvoiceParties1765300000000 } from './1765300000000-einvoice-parties';
+import { ExpenseSources1765410000000 } from './1765410000000-expense-sources';
 import { OutboxEinvoice1765500000000 } from './1765500000000-outbox-einvoice';
 
 /** Applied in this order; a new migration is appended, never inserted. */
@@ -34,5 +35,6 @@ export const MYSQL_MIGRATIONS = [
   RecurringInvoices1765100000000,
   LineTaxesVarchar1765200000000,
   EinvoiceParties1765300000000,
+  ExpenseSources1765410000000,
   OutboxEinvoice1765500000000,
 ];

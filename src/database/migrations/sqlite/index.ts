@@ -12,6 +12,7 @@ import { NumberSeries1764900000000 } from './1764900000000-number-series';
 import { Drafts1765000000000 } from './1765000000000-drafts';
 import { RecurringInvoices1765100000000 } from './1765100000000-recurring-invoices';
 import { EinvoiceParties1765300000000 } from './1765300000000-einvoice-parties';
+import { ExpenseSources1765410000000 } from './1765410000000-expense-sources';
 import { OutboxEinvoice1765500000000 } from './1765500000000-outbox-einvoice';
 
 /** Applied in this order; a new migration is appended, never inserted. */
@@ -30,5 +31,6 @@ export const SQLITE_MIGRATIONS = [
   Drafts1765000000000,
   RecurringInvoices1765100000000,
   EinvoiceParties1765300000000,
+  ExpenseSources1765410000000,
   OutboxEinvoice1765500000000,
 ];
