@@ -1,0 +1,59 @@
+/*
+ * The profiles (CIUS) of EN 16931 the service writes, each as data: its specification
+ * identifier (BT-24), its business process (BT-23), and what it requires beyond the core.
+ * Peppol BIS Billing 3.0 and XRechnung 3.0 as their specifications state them
+ * (docs/einvoices.md, "What each profile needs").
+ */
+
+export interface EinvoiceProfile {
+  specification: string;
+  businessProcess?: string;
+  /** Both electronic addresses, BT-34 and BT-49 (PEPPOL-EN16931-R010, -R020; XRechnung). */
+  electronicAddresses: boolean;
+  /** The buyer reference BT-10 or the purchase order BT-13 (PEPPOL-EN16931-R003). */
+  buyerOrOrderReference: boolean;
+  /** The buyer reference BT-10 itself (BR-DE-15). */
+  buyerReference: boolean;
+  /** The seller's contact with phone and e-mail (BR-DE-2, -5, -6, -7). */
+  sellerContact: boolean;
+  /** Payment instructions, a credit transfer (BR-DE-1, -23-a). */
+  paymentInstructions: boolean;
+  /** City and post code of both parties (BR-DE-3, -4, -8, -9). */
+  cityAndPostCode: boolean;
+  /** At most one note (PEPPOL-EN16931-R002). */
+  oneNote: boolean;
+}
+
+const CORE: EinvoiceProfile = {
+  specification: 'urn:cen.eu:en16931:2017',
+  electronicAddresses: false,
+  buyerOrOrderReference: false,
+  buyerReference: false,
+  sellerContact: false,
+  paymentInstructions: false,
+  cityAndPostCode: false,
+  oneNote: false,
+};
+
+export const EINVOICE_PROFILES = {
+  en16931: CORE,
+  peppol: {
+    ...CORE,
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+    businessProcess: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+    electronicAddresses: true,
+    buyerOrOrderReference: true,
+    oneNote: true,
+  },
+  xrechnung: {
+    ...CORE,
+    specification: 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0',
+    // XRechnung recommends Peppol's billing process as BT-23.
+    businessProcess: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+    electronicAddresses: true,
+    buyerReference: true,
+    sellerContact: true,
+    paymentInstructions: true,
+    cityAndPostCode: true,
+  },
+} satisfies Record<string, EinvoiceProfile>;
