@@ -22,6 +22,11 @@ export interface EinvoiceProfile {
   cityAndPostCode: boolean;
   /** At most one note (PEPPOL-EN16931-R002). */
   oneNote: boolean;
+  /**
+   * Each line's amount within 0.02 of quantity × price less its discount (PEPPOL-EN16931-R120),
+   * which a currency without minor digits misses when the product is no whole amount.
+   */
+  lineCalculationTolerance: boolean;
 }
 
 const CORE: EinvoiceProfile = {
@@ -33,6 +38,7 @@ const CORE: EinvoiceProfile = {
   paymentInstructions: false,
   cityAndPostCode: false,
   oneNote: false,
+  lineCalculationTolerance: false,
 };
 
 export const EINVOICE_PROFILES = {
@@ -44,6 +50,7 @@ export const EINVOICE_PROFILES = {
     electronicAddresses: true,
     buyerOrOrderReference: true,
     oneNote: true,
+    lineCalculationTolerance: true,
   },
   xrechnung: {
     ...CORE,

@@ -12,7 +12,11 @@ import {
   einvoiceMatrix,
   einvoiceView,
 } from '../../../test/factories/einvoice-views';
-import { germanMixedRateInvoice, viewLine } from '../../../test/factories/document-views';
+import {
+  germanMixedRateInvoice,
+  viewLine,
+  viewTaxGroup,
+} from '../../../test/factories/document-views';
 import { minorUnits } from '../../common/money/currency';
 import { Decimal, sum } from '../../common/money/decimal';
 import { formatMoney, formatRate } from '../../common/money/money';
@@ -93,6 +97,8 @@ interface Figures {
   lines: Array<Vat & { net: Decimal; quantity: Decimal; price: Decimal; allowances: Decimal }>;
   allowances: Array<Vat & { amount: Decimal }>;
   groups: Array<Vat & { basis: Decimal; tax: Decimal }>;
+  /** Every allowance given as a percent (BT-94, BT-138) of its basis (BT-93, BT-137). */
+  percents: Array<{ amount: Decimal; percent: Decimal; basis: Decimal }>;
   lineTotal: Decimal;
   allowanceTotal: Decimal;
   taxBasisTotal: Decimal;
@@ -144,6 +150,18 @@ function ciiFigures(xml: string): Figures {
       basis: amount(group.BasisAmount),
       tax: amount(group.CalculatedAmount),
     })),
+    percents: [
+      ...(transaction.IncludedSupplyChainTradeLineItem as Tree[]).flatMap((item) =>
+        allowancesOf(item.SpecifiedLineTradeSettlement as Tree),
+      ),
+      ...allowancesOf(settlement),
+    ]
+      .filter((each) => each.CalculationPercent !== undefined)
+      .map((each) => ({
+        amount: amount(each.ActualAmount),
+        percent: amount(each.CalculationPercent),
+        basis: amount(each.BasisAmount),
+      })),
     lineTotal: amount(totals.LineTotalAmount),
     allowanceTotal: amount(totals.AllowanceTotalAmount),
     taxBasisTotal: amount(totals.TaxBasisTotalAmount),
@@ -181,6 +199,13 @@ function ublFigures(xml: string): Figures {
       basis: amount(group.TaxableAmount),
       tax: amount(group.TaxAmount),
     })),
+    percents: [...lines.flatMap(allowancesOf), ...allowancesOf(document)]
+      .filter((each) => each.MultiplierFactorNumeric !== undefined)
+      .map((each) => ({
+        amount: amount(each.Amount),
+        percent: amount(each.MultiplierFactorNumeric),
+        basis: amount(each.BaseAmount),
+      })),
     lineTotal: amount(totals.LineExtensionAmount),
     allowanceTotal: amount(totals.AllowanceTotalAmount),
     taxBasisTotal: amount(totals.TaxExclusiveAmount),
@@ -222,6 +247,11 @@ function expectCalculationRules(figures: Figures): void {
         .dividedBy(100)
         .toDecimalPlaces(figures.digits, Decimal.ROUND_HALF_UP),
     );
+  }
+  for (const each of figures.percents) {
+    // PEPPOL-EN16931-R040, held in every format: a percent is stated only when it is one.
+    const calculated = each.basis.times(each.percent).dividedBy(100);
+    expect(calculated.minus(each.amount).abs().toNumber()).toBeLessThanOrEqual(0.02);
   }
   for (const line of figures.lines) {
     // BT-131 = BT-129 × BT-146 − BT-136, the product rounded to the cent first.
@@ -452,6 +482,31 @@ describe('einvoiceXml', () => {
     expect(problemFields(einvoiceXml('peppol', ordered, { ...EINVOICE_PARTIES }))).toEqual([]);
   });
 
+  it('refuses Peppol a line whose quantity × price is no whole amount of a currency without minor digits', () => {
+    const view = einvoiceView({
+      currency: 'JPY',
+      lines: [
+        viewLine({
+          quantity: '2.5',
+          rate: '1235',
+          amount: '3088',
+          discount: '0',
+          taxes: [{ name: 'Tax', category: 'S', rate: '10' }],
+        }),
+      ],
+      subTotal: '3088',
+      discount: '0',
+      taxBreakdown: [viewTaxGroup({ rate: '10', taxableAmount: '3088', taxAmount: '309' })],
+      taxAmount: '309',
+      total: '3397',
+      amountPaid: '0',
+      balanceDue: '3397',
+    });
+
+    expect(problemFields(einvoiceXml('peppol', view, EINVOICE_PARTIES))).toEqual(['items.0.rate']);
+    expect(problemFields(einvoiceXml('ubl', view, EINVOICE_PARTIES))).toEqual([]);
+  });
+
   it('declares each profile and pays to the IBAN by SEPA credit transfer', () => {
     const xml = (format: XmlEinvoiceFormat) =>
       xmlOf(einvoiceXml(format, einvoiceView(), EINVOICE_PARTIES));
@@ -495,6 +550,8 @@ describe('einvoiceXml', () => {
     const ciiWritten: string[] = [];
     fc.assert(
       fc.property(document, (generated) => {
+        // JPY lines in whole quantities at whole prices: Peppol refuses a line whose quantity ×
+        // price is no whole amount of yen (PEPPOL-EN16931-R120, its own test above).
         const view = pricedView(generated);
         const xml = xmlOf(einvoiceXml(generated.format, view, EINVOICE_PARTIES));
         const figures = figuresOf(generated.format, xml);
@@ -527,8 +584,8 @@ function pricedView(generated: {
   const totals = priceDocument(
     generated.lines.map((line) => ({
       description: 'Item',
-      quantity: line.quantity,
-      rate: line.price,
+      quantity: currency === 'JPY' ? line.quantity.ceil() : line.quantity,
+      rate: currency === 'JPY' ? line.price.ceil() : line.price,
       unit: 'C62',
       discountPercent: line.discountPercent === null ? null : new Decimal(line.discountPercent),
       discountAmount: null,

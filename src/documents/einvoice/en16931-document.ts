@@ -40,6 +40,9 @@ function vatIdentifier(taxId: string): string | null {
   return VAT_ID.test(compact) ? compact : null;
 }
 
+/** How far Peppol lets a stated amount be from its calculation (its rules' `u:slack`). */
+const CALCULATION_TOLERANCE = new Decimal('0.02');
+
 /** An IBAN's shape (ISO 13616): country, check digits, up to 30 letters and digits. */
 const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
 
@@ -113,6 +116,17 @@ function problemsOf(
     if (parseEinvoiceAddress(buyerAddress) === null) {
       add('client.einvoice_address', "the client's einvoice_address is required (BT-49)");
     }
+  }
+  if (profile.lineCalculationTolerance) {
+    view.lines.forEach((line, index) => {
+      const calculated = new Decimal(line.quantity).times(line.rate).minus(line.discount ?? '0');
+      if (calculated.minus(line.amount).abs().gt(CALCULATION_TOLERANCE)) {
+        add(
+          `items.${index}.rate`,
+          `quantity × price less the discount (${calculated.toFixed()}) must come within 0.02 of the line's amount ${line.amount} (PEPPOL-EN16931-R120)`,
+        );
+      }
+    });
   }
   if (profile.buyerOrOrderReference && !view.buyerReference && !view.orderReference) {
     add('buyer_reference', 'a buyer reference or a purchase order is required (BT-10, BT-13)');
@@ -273,17 +287,25 @@ function lineOf(line: DocumentViewLine, index: number, currency: string): En1693
   };
 }
 
-/** A discount: its amount, and the percent of `basis` it was given as. */
+/**
+ * A discount: its amount, and the percent of `basis` it was given as when the amount is that
+ * percent to within 0.02 (PEPPOL-EN16931-R040). In a currency without minor digits a rounded
+ * percent can be further off (7 % of 150566 JPY is 10539.62, the discount 10540): the amount
+ * then stands alone, as EN 16931 allows (BT-94 and BT-93 are optional).
+ */
 function allowanceOf(
   amount: Decimal,
   currency: string,
   percent: string | undefined,
   basis: Decimal,
 ): En16931Allowance {
+  const asPercent =
+    percent !== undefined &&
+    basis.times(percent).dividedBy(100).minus(amount).abs().lte(CALCULATION_TOLERANCE);
   return {
     amount: money(amount, currency),
-    percent,
-    basis: percent === undefined ? undefined : money(basis, currency),
+    percent: asPercent ? percent : undefined,
+    basis: asPercent ? money(basis, currency) : undefined,
     reason: 'Discount',
   };
 }
