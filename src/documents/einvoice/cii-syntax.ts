@@ -153,12 +153,10 @@ function settlement(document: En16931Document): XmlNode {
     'ram:InvoiceCurrencyCode': currency,
     'ram:SpecifiedTradeSettlementPaymentMeans': payment && {
       'ram:TypeCode': payment.meansCode,
-      'ram:PayeePartyCreditorFinancialAccount': {
-        ...(payment.meansCode === '58'
+      'ram:PayeePartyCreditorFinancialAccount':
+        payment.meansCode === '58'
           ? { 'ram:IBANID': payment.account }
-          : { 'ram:ProprietaryID': xmlText(payment.account) }),
-        'ram:AccountName': optionalText(payment.accountName),
-      },
+          : { 'ram:ProprietaryID': xmlText(payment.account) },
       'ram:PayeeSpecifiedCreditorFinancialInstitution': payment.bic && {
         'ram:BICID': payment.bic,
       },

@@ -241,7 +241,6 @@ function paymentOf(seller: Issuer): En16931Payment | undefined {
   return {
     meansCode: IBAN.test(account) ? '58' : '30',
     account,
-    accountName: seller.bankName.trim() || undefined,
     bic: seller.bankBic.replace(/\s+/g, '') || undefined,
   };
 }

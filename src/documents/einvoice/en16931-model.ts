@@ -104,8 +104,7 @@ export interface En16931Payment {
   meansCode: '58' | '30';
   /** BT-84. */
   account: string;
-  /** BT-85, BT-86. */
-  accountName?: string;
+  /** BT-86: the bank's BIC. */
   bic?: string;
 }
 

@@ -83,7 +83,6 @@ export function ublXml(document: En16931Document): string {
       'cbc:PaymentMeansCode': document.payment.meansCode,
       'cac:PayeeFinancialAccount': {
         'cbc:ID': xmlText(document.payment.account),
-        'cbc:Name': optionalText(document.payment.accountName),
         'cac:FinancialInstitutionBranch': document.payment.bic && {
           'cbc:ID': document.payment.bic,
         },
