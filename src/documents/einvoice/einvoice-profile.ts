@@ -27,6 +27,8 @@ export interface EinvoiceProfile {
    * which a currency without minor digits misses when the product is no whole amount.
    */
   lineCalculationTolerance: boolean;
+  /** What it asks more of a document between two parties of one country (Peppol's DE-R-*). */
+  domestic?: { country: string; requires: Partial<EinvoiceProfile> };
 }
 
 const CORE: EinvoiceProfile = {
@@ -51,6 +53,16 @@ export const EINVOICE_PROFILES = {
     buyerOrOrderReference: true,
     oneNote: true,
     lineCalculationTolerance: true,
+    // Between two German parties Peppol applies XRechnung's rules (DE-R-001 to -016).
+    domestic: {
+      country: 'DE',
+      requires: {
+        buyerReference: true,
+        sellerContact: true,
+        paymentInstructions: true,
+        cityAndPostCode: true,
+      },
+    },
   },
   xrechnung: {
     ...CORE,
@@ -64,3 +76,14 @@ export const EINVOICE_PROFILES = {
     cityAndPostCode: true,
   },
 } satisfies Record<string, EinvoiceProfile>;
+
+/** The profile as it applies between the seller's and the buyer's countries. */
+export function profileBetween(
+  profile: EinvoiceProfile,
+  sellerCountry: string,
+  buyerCountry: string,
+): EinvoiceProfile {
+  const { domestic } = profile;
+  if (domestic === undefined || sellerCountry !== domestic.country) return profile;
+  return buyerCountry === domestic.country ? { ...profile, ...domestic.requires } : profile;
+}

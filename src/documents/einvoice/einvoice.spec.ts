@@ -460,11 +460,6 @@ describe('einvoiceXml', () => {
 
     expect(problems('ubl')).toEqual([]);
     expect(problems('cii')).toEqual([]);
-    expect(problems('peppol')).toEqual([
-      'buyer_reference',
-      'client.einvoice_address',
-      'company.einvoice_address',
-    ]);
     const xrechnung = [
       'buyer_reference',
       'client.einvoice_address',
@@ -477,8 +472,19 @@ describe('einvoiceXml', () => {
     ];
     expect(problems('xrechnung-ubl')).toEqual(xrechnung);
     expect(problems('xrechnung-cii')).toEqual(xrechnung);
+    // Between two German parties Peppol asks what XRechnung asks (DE-R-*), else only its own.
+    expect(problems('peppol')).toEqual(xrechnung);
+    const toFrance = einvoiceView({
+      buyerReference: undefined,
+      customer: { ...categoryView('S', '', '').customer, address: 'Paris' },
+    });
+    expect(problemFields(einvoiceXml('peppol', toFrance, bare))).toEqual([
+      'buyer_reference',
+      'client.einvoice_address',
+      'company.einvoice_address',
+    ]);
     // Peppol takes a purchase order in place of the buyer reference.
-    const ordered = { ...view, orderReference: 'PO-1' };
+    const ordered = { ...toFrance, orderReference: 'PO-1' };
     expect(problemFields(einvoiceXml('peppol', ordered, { ...EINVOICE_PARTIES }))).toEqual([]);
   });
 

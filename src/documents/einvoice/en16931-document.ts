@@ -3,7 +3,7 @@ import { Decimal, sum } from '../../common/money/decimal';
 import { parseEinvoiceAddress } from '../../common/einvoice-codes';
 import { Issuer, paymentTermsIn } from '../../document-vocabulary/issuer';
 import type { DocumentView, DocumentViewLine, DocumentViewTaxGroup } from '../document-view';
-import type { EinvoiceProfile } from './einvoice-profile';
+import { EinvoiceProfile, profileBetween } from './einvoice-profile';
 import type {
   En16931Allowance,
   En16931Document,
@@ -49,8 +49,9 @@ const IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$/;
 export function en16931Document(
   view: DocumentView,
   parties: EinvoiceParties,
-  profile: EinvoiceProfile,
+  format: EinvoiceProfile,
 ): { document: En16931Document } | { problems: EinvoiceProblems } {
+  const profile = profileBetween(format, parties.seller.country ?? '', view.customer.country ?? '');
   const problems = problemsOf(view, parties, profile);
   if (Object.keys(problems).length > 0) return { problems };
   return { document: documentOf(view, parties, profile) };
