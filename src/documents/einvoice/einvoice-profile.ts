@@ -27,6 +27,11 @@ export interface EinvoiceProfile {
    * which a currency without minor digits misses when the product is no whole amount.
    */
   lineCalculationTolerance: boolean;
+  /**
+   * Seller countries whose national rules need what the service does not keep (a legal
+   * identifier's scheme, a national numbering), by the rules that ask it.
+   */
+  unsupportedSellerCountries?: Record<string, string>;
   /** What it asks more of a document between two parties of one country (Peppol's DE-R-*). */
   domestic?: { country: string; requires: Partial<EinvoiceProfile> };
 }
@@ -53,6 +58,12 @@ export const EINVOICE_PROFILES = {
     buyerOrOrderReference: true,
     oneNote: true,
     lineCalculationTolerance: true,
+    unsupportedSellerCountries: {
+      DK: 'the CVR number as the legal identifier, scheme 0184 (DK-R-014)',
+      GR: 'the Greek invoice number of six segments and the MARK number (GR-R-001, -004)',
+      IS: "the seller's and buyer's Icelandic legal identifiers (IS-R-002, -004)",
+      NL: 'the KVK or OIN number as the legal identifier, scheme 0106 or 0190 (NL-R-003)',
+    },
     // Between two German parties Peppol applies XRechnung's rules (DE-R-001 to -016).
     domestic: {
       country: 'DE',

@@ -488,6 +488,20 @@ describe('einvoiceXml', () => {
     expect(problemFields(einvoiceXml('peppol', ordered, { ...EINVOICE_PARTIES }))).toEqual([]);
   });
 
+  it.each(['DK', 'GR', 'IS', 'NL'])(
+    'refuses Peppol a seller in %s, whose national rules need identifiers the service does not keep',
+    (country) => {
+      const seller = { ...EINVOICE_SELLER, country };
+
+      const result = einvoiceXml('peppol', einvoiceView(), { ...EINVOICE_PARTIES, seller });
+
+      expect(problemFields(result)).toEqual(['company.country']);
+      expect(
+        problemFields(einvoiceXml('ubl', einvoiceView(), { ...EINVOICE_PARTIES, seller })),
+      ).toEqual([]);
+    },
+  );
+
   it('refuses Peppol a line whose quantity × price is no whole amount of a currency without minor digits', () => {
     const view = einvoiceView({
       currency: 'JPY',

@@ -84,6 +84,10 @@ function problemsOf(
     add('tax_breakdown', 'two taxes of one category and rate under different names');
   }
   if (!seller.country) add('company.country', 'COMPANY_COUNTRY is required (BT-40)');
+  const national = profile.unsupportedSellerCountries?.[seller.country ?? ''];
+  if (national !== undefined) {
+    add('company.country', `a seller in ${seller.country ?? ''} needs ${national}, not kept yet`);
+  }
   if (!view.customer.country) add('customer_country', "the client's country is required (BT-55)");
   const categories = new Set(groups.map((group) => group.category));
   if (categories.has('O') && categories.size > 1) {
