@@ -63,10 +63,13 @@ export function einvoiceView(change: Partial<DocumentView> = {}): DocumentView {
 
 /** The invoice's figures as a credit note correcting RE-2026-0042, `refunded` paid back. */
 export function creditNoteView(refunded: string, change: Partial<DocumentView> = {}): DocumentView {
-  const { amountPaid, balanceDue, dueDate, mark, ...invoice } = einvoiceView(change);
-  void [amountPaid, balanceDue, dueDate, mark];
   return {
-    ...invoice,
+    ...einvoiceView(change),
+    // What only invoices have.
+    dueDate: undefined,
+    amountPaid: undefined,
+    balanceDue: undefined,
+    mark: undefined,
     kind: 'credit_note',
     number: 'GS-2026-0007',
     description: '',
