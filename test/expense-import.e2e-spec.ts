@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import PDFDocument from 'pdfkit';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { ciiInvoice } from '../src/documents/einvoice/cii-invoice';
+import { einvoiceXml } from '../src/documents/einvoice/einvoice';
 import type { DocumentView } from '../src/documents/document-view';
 import { IMPORT_EXAMPLE } from '../src/expenses/dto/import-expense.dto';
 import {
@@ -32,7 +32,7 @@ const SELLER = testIssuer({
   taxId: 'DE123456789',
 });
 
-/** The service's own CII of an invoice view (src/documents/einvoice/cii-invoice.ts). */
+/** The service's own CII of an invoice view (src/documents/einvoice/einvoice.ts). */
 function ownCii(change: Partial<DocumentView> = {}): string {
   const view: DocumentView = {
     kind: 'invoice',
@@ -61,7 +61,7 @@ function ownCii(change: Partial<DocumentView> = {}): string {
     note: '',
     ...change,
   };
-  const result = ciiInvoice(view, { seller: SELLER, buyerAddress: '9930:DE987654321' });
+  const result = einvoiceXml('cii', view, { seller: SELLER, buyerAddress: '9930:DE987654321' });
   if ('problems' in result) throw new Error(JSON.stringify(result.problems));
   return result.xml;
 }

@@ -172,12 +172,19 @@ export class CreditNotesService {
    */
   private async view(print: CreditNotePrintRecord): Promise<DocumentView> {
     const creditNote = print.document;
-    const invoiceIssueDate = await this.invoices.issueDateOf(creditNote.invoiceId);
+    const corrected = await this.invoices.correctedInvoiceOf(creditNote.invoiceId);
     return toDocumentView('credit_note', creditNote.creditNoteNo, creditNote, print.lines, {
       locale: this.operations.locale(print.clientLanguage),
       breakdown: print.breakdown,
       corrects: creditNote.invoiceNo,
-      ...(invoiceIssueDate === null ? {} : { correctsDate: invoiceIssueDate }),
+      // The buyer's references of the invoice it corrects: the buyer books it against them.
+      ...(corrected === null
+        ? {}
+        : {
+            correctsDate: corrected.issueDate,
+            ...(corrected.buyerReference ? { buyerReference: corrected.buyerReference } : {}),
+            ...(corrected.orderReference ? { orderReference: corrected.orderReference } : {}),
+          }),
       reason: creditNote.reason,
       refunded: creditNote.refunded,
     });

@@ -13,7 +13,7 @@ import { DocumentView } from '../documents/document-view';
 import { DeliveryRecord } from '../documents/domain/delivery-state';
 import { SendDocumentDto } from '../documents/dto/send-document.dto';
 import { DocumentSendLogRecord } from '../documents/entities/document-columns';
-import { EinvoiceProblems } from '../documents/einvoice/cii-invoice';
+import { EinvoiceProblems } from '../documents/einvoice/einvoice';
 import { einvoiceXml, xmlFormatOf } from '../documents/einvoice/einvoice';
 import { documentLocale } from '../documents/i18n/document-messages';
 import { PDF_MEDIA_TYPE, renderDocumentPdf } from '../documents/pdf/document-pdf.renderer';

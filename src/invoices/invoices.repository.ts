@@ -227,14 +227,23 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
     return { ...print, creditNoteNumbers };
   }
 
-  /** The invoice's issue date, archived or not (a credit note names it); null when none. */
-  async issueDateOf(id: number): Promise<string | null> {
+  /**
+   * What a credit note names of the invoice it corrects, archived or not: its issue date and
+   * the buyer's references (BT-10, BT-13); null when there is no such invoice.
+   */
+  async correctedInvoiceOf(id: number): Promise<CorrectedInvoice | null> {
     const row = await this.database.manager.findOne(Invoice, {
-      select: { id: true, issueDate: true },
+      select: { id: true, issueDate: true, buyerReference: true, orderReference: true },
       where: { id },
       withDeleted: true,
     });
-    return row?.issueDate ?? null;
+    return (
+      row && {
+        issueDate: row.issueDate,
+        buyerReference: row.buyerReference,
+        orderReference: row.orderReference,
+      }
+    );
   }
 
   /** The number of each credit note of the invoice, by id. */
@@ -246,4 +255,11 @@ export class InvoicesRepository extends ArchivableDocumentRepository<Invoice, In
       );
     return new Map(rows.map((row) => [Number(row.id), row.credit_note_no]));
   }
+}
+
+/** What a credit note names of the invoice it corrects. */
+export interface CorrectedInvoice {
+  issueDate: string;
+  buyerReference: string;
+  orderReference: string;
 }

@@ -52,7 +52,12 @@ import {
   toRecordPart,
   toWriteResult,
 } from './invoices.mapper';
-import { InvoicePrint, InvoicesRepository, MadeInvoice } from './invoices.repository';
+import {
+  CorrectedInvoice,
+  InvoicePrint,
+  InvoicesRepository,
+  MadeInvoice,
+} from './invoices.repository';
 
 /** Fields of an invoice's own row that a draft does not decide. */
 export interface InvoiceIdentity {
@@ -348,9 +353,9 @@ export class InvoicesService {
     return this.invoices.periodBilled(error);
   }
 
-  /** The issue date of an invoice, archived or not, that a credit note corrects. */
-  async issueDateOf(id: number): Promise<string | null> {
-    return this.database.read(() => this.invoices.issueDateOf(id));
+  /** What a credit note names of the invoice it corrects, archived or not (or null). */
+  async correctedInvoiceOf(id: number): Promise<CorrectedInvoice | null> {
+    return this.database.read(() => this.invoices.correctedInvoiceOf(id));
   }
 
   /** The invoice as printed, in its client's language when documents have messages in it. */

@@ -21,7 +21,7 @@ import { popplerAttachments, popplerText } from '../../../test/setup/pdf-poppler
 import { pdfText } from '../../../test/setup/pdf-text';
 import type { Issuer } from '../../document-vocabulary/issuer';
 import type { DocumentView } from '../document-view';
-import { ciiInvoice } from '../einvoice/cii-invoice';
+import { einvoiceXml } from '../einvoice/einvoice';
 import { renderDocumentPdf } from './document-pdf.renderer';
 import { FACTURX_FILE_NAME, FACTURX_XMP, renderFacturxPdf } from './facturx-pdf.renderer';
 
@@ -71,7 +71,7 @@ function invoiceView(change: Partial<DocumentView> = {}): DocumentView {
 }
 
 function ciiXmlOf(view: DocumentView): string {
-  const result = ciiInvoice(view, { seller: SELLER, buyerAddress: '9930:DE987654321' });
+  const result = einvoiceXml('cii', view, { seller: SELLER, buyerAddress: '9930:DE987654321' });
   if ('problems' in result) throw new Error(JSON.stringify(result.problems));
   return result.xml;
 }

@@ -57,7 +57,7 @@ const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '
 
 /**
  * Renders the invoice as its plain PDF draws it, as a PDF/A-3b Factur-X file (EN 16931) that
- * embeds `ciiXml` (ciiInvoice's answer for the same view) as `factur-x.xml`. The same input
+ * embeds `ciiXml` (einvoiceXml('cii', …) of the same view) as `factur-x.xml`. The same input
  * always gives the same bytes.
  */
 export function renderFacturxPdf(
