@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { XMLParser } from 'fast-xml-parser';
 import { Decimal } from '../src/common/money/decimal';
@@ -10,8 +12,14 @@ import {
   readInvoice,
   sendInvoice,
 } from './factories/invoices';
+import { CreditNoteWriteResult } from './factories/credit-notes';
 import { addEstimate } from './factories/estimates';
-import { postTaxedInvoice } from './factories/taxes';
+import {
+  postTaxedCreditNote,
+  postTaxedInvoice,
+  TaxedInvoiceInput,
+  TaxedLineInput,
+} from './factories/taxes';
 import { createTestApp, TestApp } from './setup/create-app';
 import { eventually } from './setup/eventually';
 import { popplerAttachments } from './setup/pdf-poppler';
@@ -41,7 +49,14 @@ const ISSUER_ENV = {
   COMPANY_COUNTRY: 'DE',
   COMPANY_TAX_ID: 'DE123456789',
   COMPANY_EINVOICE_ADDRESS: '9930:DE123456789',
+  // XRechnung's seller contact (BT-41..43) and payment account (BT-84).
+  COMPANY_PHONE: '+49 30 1234567',
+  COMPANY_EMAIL: 'rechnung@acme.example',
+  COMPANY_BANK_ACCOUNT: 'DE89370400440532013000',
 };
+
+/** Every format, XML and PDF. */
+const FORMATS = ['ubl', 'cii', 'peppol', 'xrechnung-ubl', 'xrechnung-cii', 'facturx'] as const;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -318,4 +333,154 @@ describe('E-invoices', () => {
   /** Another client in Germany, that takes CII e-invoices. */
   const formatClient = async (): Promise<string> =>
     (await addClient(test.http, { ...GERMAN_CLIENT, einvoice_format: 'cii' })).id;
+
+  describe('the matrix: every format of every kind of document, its totals those of the answer', () => {
+    /** A document of the matrix: how it is read back as JSON, and its e-invoice route. */
+    interface Made {
+      kind: 'invoice' | 'credit-note';
+      id: string;
+      tax: string;
+      total: string;
+      due: string;
+    }
+
+    const invoiceMade = async (input: Omit<TaxedInvoiceInput, 'client'>, of = client) => {
+      const response = await postTaxedInvoice(test.http, { client: of, ...input });
+      expect({ status: response.status, body: response.body as unknown }).toMatchObject({
+        status: 200,
+      });
+      const { id } = (response.body as InvoiceWriteResult).invoice[0];
+      return invoiceRead(id);
+    };
+
+    /** The invoice as read now (after payments): what it is due. */
+    const invoiceRead = async (id: string): Promise<Made> => {
+      const [read] = (await readInvoice(test.http, id)).invoice;
+      return {
+        kind: 'invoice',
+        id,
+        tax: String(read.tax_amount),
+        total: String(read.total),
+        due: read.outstanding_balance,
+      };
+    };
+
+    const abroad = async (country: string, taxId: string) =>
+      (
+        await addClient(test.http, {
+          ...GERMAN_CLIENT,
+          address: country === 'US' ? 'Main St 1, 10001 New York' : 'Rue X 3, 75001 Paris',
+          country,
+          tax_id: taxId,
+        })
+      ).id;
+
+    const line = (rate: string, taxes: TaxedLineInput['taxes'], extra = {}): TaxedLineInput => ({
+      description: 'Leistung',
+      quantity: 3,
+      rate,
+      taxes,
+      ...extra,
+    });
+
+    const DOCUMENTS: Record<string, () => Promise<Made>> = {
+      'one rate': () => invoiceMade({ items: [line('100.00', [{ rate: 19 }])] }),
+      'two rates': () =>
+        invoiceMade({
+          items: [line('150.00', [{ rate: 19 }]), line('39.90', [{ rate: 7 }])],
+        }),
+      discounts: () =>
+        invoiceMade({
+          discount_percent: 10,
+          items: [
+            line('99.99', [{ rate: 19 }], { discount_percent: 15 }),
+            line('12.34', [{ rate: 7 }], { discount_amount: '1.00' }),
+          ],
+        }),
+      'zero rated (Z)': () => invoiceMade({ items: [line('50.00', [{ rate: 0, category: 'Z' }])] }),
+      'exempt (E)': () =>
+        invoiceMade({
+          items: [
+            line('80.00', [{ rate: 0, category: 'E', exemption_reason: 'Heilbehandlung' }]),
+            line('20.00', [{ rate: 19 }]),
+          ],
+        }),
+      'reverse charge (AE)': async () =>
+        invoiceMade(
+          {
+            items: [line('500.00', [{ rate: 0, category: 'AE', exemption_code: 'VATEX-EU-AE' }])],
+          },
+          await abroad('FR', 'FR12345678901'),
+        ),
+      'intra-community (K)': async () =>
+        invoiceMade(
+          {
+            supply_date: '2026-03-01',
+            items: [line('400.00', [{ rate: 0, category: 'K', exemption_code: 'VATEX-EU-IC' }])],
+          },
+          await abroad('FR', 'FR12345678901'),
+        ),
+      'export (G)': async () =>
+        invoiceMade(
+          {
+            currency: 'USD',
+            items: [line('250.00', [{ rate: 0, category: 'G', exemption_code: 'VATEX-EU-G' }])],
+          },
+          await abroad('US', ''),
+        ),
+      'another currency': () =>
+        invoiceMade({ currency: 'USD', items: [line('33.33', [{ rate: 19 }])] }),
+      'part-paid': async () => {
+        const made = await invoiceMade({ items: [line('100.00', [{ rate: 19 }])] });
+        await payInvoice(test.http, made.id, '57.00');
+        return invoiceRead(made.id);
+      },
+      'credit note': async () => {
+        const invoice = await invoiceMade({
+          items: [line('150.00', [{ rate: 19 }]), line('39.90', [{ rate: 7 }])],
+        });
+        const response = await postTaxedCreditNote(test.http, invoice.id, {
+          reason: 'Rabatt nachträglich',
+          items: [line('10.00', [{ rate: 19 }]), line('5.00', [{ rate: 7 }])],
+        }).expect(200);
+        const [note] = (response.body as CreditNoteWriteResult).credit_note;
+        return {
+          kind: 'credit-note',
+          id: note.id,
+          tax: String(note.tax_amount),
+          total: String(note.total),
+          due: String(note.total),
+        };
+      },
+    };
+
+    /** Where a local run keeps every document served, to run the official rules over them. */
+    const dumpDirectory = process.env.EINVOICE_DUMP_DIR;
+
+    it.each(Object.keys(DOCUMENTS))('%s', async (name) => {
+      const made = await DOCUMENTS[name]();
+      for (const format of FORMATS) {
+        const response = await einvoice(made.kind, made.id, format);
+        expect({ format, status: response.status, body: response.body as unknown }).toMatchObject({
+          format,
+          status: 200,
+        });
+        const xml =
+          format === 'facturx'
+            ? (await popplerAttachments(response.body as Buffer)).get('factur-x.xml')
+            : (response.body as Buffer);
+        const text = xml?.toString('utf8') ?? '';
+        expect({ format, ...totalsOf(text) }).toMatchObject({
+          format,
+          tax: new Decimal(made.tax),
+          total: new Decimal(made.total),
+          due: new Decimal(made.due),
+        });
+        if (dumpDirectory) {
+          const file = `${name.replace(/\W+/g, '-')}.${format}.xml`;
+          writeFileSync(join(dumpDirectory, file), text);
+        }
+      }
+    });
+  });
 });
