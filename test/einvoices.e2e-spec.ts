@@ -334,6 +334,41 @@ describe('E-invoices', () => {
   const formatClient = async (): Promise<string> =>
     (await addClient(test.http, { ...GERMAN_CLIENT, einvoice_format: 'cii' })).id;
 
+  it('imports what it serves as an expense, in every format, and the same invoice twice as 409', async () => {
+    const syntaxes = { ubl: 'ubl', peppol: 'ubl', 'xrechnung-ubl': 'ubl', facturx: 'facturx' };
+    for (const format of FORMATS) {
+      const invoice = await germanInvoice();
+      await payInvoice(test.http, invoice.id, '10.00');
+      const served = (await einvoice('invoice', invoice.id, format).expect(200)).body as Buffer;
+      const type = format === 'facturx' ? 'application/pdf' : 'application/xml';
+
+      const response = await test.http
+        .post('/v1/expense/import')
+        .set('Content-Type', type)
+        .send(served);
+
+      expect({ format, status: response.status }).toEqual({ format, status: 200 });
+      const [expense] = (response.body as { expense: Array<Record<string, unknown>> }).expense;
+      const due = (await readInvoice(test.http, invoice.id)).invoice[0].outstanding_balance;
+      expect({ format, ...expense }).toMatchObject({
+        format,
+        amount: due,
+        vendor: 'Acme GmbH',
+        source: {
+          format: syntaxes[format as keyof typeof syntaxes] ?? 'cii',
+          invoice_number: invoice.invoice_no,
+          seller_vat_id: 'DE123456789',
+        },
+      });
+      const again = format === 'cii' ? 'ubl' : 'cii';
+      const twice = await test.http
+        .post('/v1/expense/import')
+        .set('Content-Type', 'application/xml')
+        .send((await einvoice('invoice', invoice.id, again).expect(200)).body as Buffer);
+      expectError(twice, 409);
+    }
+  });
+
   describe('the matrix: every format of every kind of document, its totals those of the answer', () => {
     /** A document of the matrix: how it is read back as JSON, and its e-invoice route. */
     interface Made {
