@@ -430,6 +430,39 @@ describe('E-invoices', () => {
         ),
       'another currency': () =>
         invoiceMade({ currency: 'USD', items: [line('33.33', [{ rate: 19 }])] }),
+      'prices including tax': () =>
+        invoiceMade({
+          prices_include_tax: true,
+          items: [line('119.00', [{ rate: 19 }]), line('10.70', [{ rate: 7 }])],
+        }),
+      'prices including tax, discounted': () =>
+        invoiceMade({
+          prices_include_tax: true,
+          discount_percent: 10,
+          items: [
+            line('99.99', [{ rate: 19 }], { discount_percent: 15 }),
+            line('0.01', [{ rate: 19 }]),
+            line('9.99', [{ rate: 7 }], { discount_amount: '1.00' }),
+          ],
+        }),
+      'credit note of prices including tax': async () => {
+        const invoice = await invoiceMade({
+          prices_include_tax: true,
+          items: [line('119.00', [{ rate: 19 }]), line('10.70', [{ rate: 7 }])],
+        });
+        const response = await postTaxedCreditNote(test.http, invoice.id, {
+          reason: 'Rabatt nachträglich',
+          items: [line('11.90', [{ rate: 19 }]), line('1.07', [{ rate: 7 }])],
+        }).expect(200);
+        const [note] = (response.body as CreditNoteWriteResult).credit_note;
+        return {
+          kind: 'credit-note',
+          id: note.id,
+          tax: String(note.tax_amount),
+          total: String(note.total),
+          due: String(note.total),
+        };
+      },
       'part-paid': async () => {
         const made = await invoiceMade({ items: [line('100.00', [{ rate: 19 }])] });
         await payInvoice(test.http, made.id, '57.00');
