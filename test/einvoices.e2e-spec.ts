@@ -418,6 +418,26 @@ describe('E-invoices', () => {
       ...extra,
     });
 
+    /** A credit note of `items` against an invoice made of `invoice`, what it credits due. */
+    const creditNoteMade = async (
+      invoice: Omit<TaxedInvoiceInput, 'client'>,
+      items: TaxedLineInput[],
+    ): Promise<Made> => {
+      const { id } = await invoiceMade(invoice);
+      const response = await postTaxedCreditNote(test.http, id, {
+        reason: 'Rabatt nachträglich',
+        items,
+      }).expect(200);
+      const [note] = (response.body as CreditNoteWriteResult).credit_note;
+      return {
+        kind: 'credit-note',
+        id: note.id,
+        tax: String(note.tax_amount),
+        total: String(note.total),
+        due: String(note.total),
+      };
+    };
+
     const DOCUMENTS: Record<string, () => Promise<Made>> = {
       'one rate': () => invoiceMade({ items: [line('100.00', [{ rate: 19 }])] }),
       'two rates': () =>
@@ -465,28 +485,40 @@ describe('E-invoices', () => {
         ),
       'another currency': () =>
         invoiceMade({ currency: 'USD', items: [line('33.33', [{ rate: 19 }])] }),
+      'prices including tax': () =>
+        invoiceMade({
+          prices_include_tax: true,
+          items: [line('119.00', [{ rate: 19 }]), line('10.70', [{ rate: 7 }])],
+        }),
+      'prices including tax, discounted': () =>
+        invoiceMade({
+          prices_include_tax: true,
+          discount_percent: 10,
+          items: [
+            line('99.99', [{ rate: 19 }], { discount_percent: 15 }),
+            line('0.01', [{ rate: 19 }]),
+            line('9.99', [{ rate: 7 }], { discount_amount: '1.00' }),
+          ],
+        }),
+      // Its prices include tax as its invoice's do.
+      'credit note of prices including tax': () =>
+        creditNoteMade(
+          {
+            prices_include_tax: true,
+            items: [line('119.00', [{ rate: 19 }]), line('10.70', [{ rate: 7 }])],
+          },
+          [line('11.90', [{ rate: 19 }]), line('1.07', [{ rate: 7 }])],
+        ),
       'part-paid': async () => {
         const made = await invoiceMade({ items: [line('100.00', [{ rate: 19 }])] });
         await payInvoice(test.http, made.id, '57.00');
         return invoiceRead(made.id);
       },
-      'credit note': async () => {
-        const invoice = await invoiceMade({
-          items: [line('150.00', [{ rate: 19 }]), line('39.90', [{ rate: 7 }])],
-        });
-        const response = await postTaxedCreditNote(test.http, invoice.id, {
-          reason: 'Rabatt nachträglich',
-          items: [line('10.00', [{ rate: 19 }]), line('5.00', [{ rate: 7 }])],
-        }).expect(200);
-        const [note] = (response.body as CreditNoteWriteResult).credit_note;
-        return {
-          kind: 'credit-note',
-          id: note.id,
-          tax: String(note.tax_amount),
-          total: String(note.total),
-          due: String(note.total),
-        };
-      },
+      'credit note': () =>
+        creditNoteMade({ items: [line('150.00', [{ rate: 19 }]), line('39.90', [{ rate: 7 }])] }, [
+          line('10.00', [{ rate: 19 }]),
+          line('5.00', [{ rate: 7 }]),
+        ]),
     };
 
     /** Where a local run keeps every document served, to run the official rules over them. */

@@ -1,4 +1,7 @@
+import { Decimal } from '../../src/common/money/decimal';
+import { formatMoney, formatRate } from '../../src/common/money/money';
 import type { DocumentView } from '../../src/documents/document-view';
+import { LineTax, priceDocument } from '../../src/documents/domain/document-totals';
 import type { EinvoiceParties } from '../../src/documents/einvoice/einvoice';
 import { germanMixedRateInvoice, testIssuer, viewLine, viewTaxGroup } from './document-views';
 
@@ -6,7 +9,7 @@ import { germanMixedRateInvoice, testIssuer, viewLine, viewTaxGroup } from './do
  * What the e-invoice writers are given in their tests: a German seller with every setting a
  * profile may ask for, an invoice and a credit note view, and the matrix of documents every
  * format is checked on (one rate, two rates, discounts, each VAT category, three currencies, a
- * part payment, credit notes).
+ * part payment, credit notes), and documents priced by the service's own pricing, net or gross.
  */
 
 /** A seller every profile accepts: country, VAT id, registration, addresses, contact, IBAN. */
@@ -203,5 +206,178 @@ export function einvoiceMatrix(): Array<{ name: string; view: DocumentView }> {
     },
     { name: 'credit-note', view: creditNoteView('0.00', twoRates()) },
     { name: 'credit-note-refunded', view: creditNoteView('50.00', germanMixedRateInvoice()) },
+  ];
+}
+
+/** A document to be priced by `priceDocument`: decimals as text, a percent as a number. */
+export interface DocumentToPrice {
+  lines: Array<{
+    quantity: Decimal;
+    price: Decimal;
+    /** VAT rate: S above 0, Z at 0. */
+    rate: string;
+    discountPercent: number | null;
+    discountAmount?: Decimal | null;
+  }>;
+  discountPercent: number | null;
+  discountAmount?: Decimal | null;
+  currency: string;
+  pricesIncludeTax?: boolean;
+  /** Paid (an invoice) or refunded (a credit note): this percent of the total, in whole units. */
+  paidShare: number;
+  creditNote: boolean;
+}
+
+/** A view of a document priced by priceDocument, written as the view writes its figures. */
+export function pricedView(document: DocumentToPrice): DocumentView {
+  const { currency } = document;
+  const pricesIncludeTax = document.pricesIncludeTax ?? false;
+  const taxOf = (rate: string): LineTax => ({
+    name: 'VAT',
+    category: rate === '0' ? 'Z' : 'S',
+    rate: new Decimal(rate),
+    exemptionReason: '',
+    exemptionCode: '',
+  });
+  const percent = (value: number | null) => (value === null ? null : new Decimal(value));
+  const totals = priceDocument(
+    document.lines.map((line) => ({
+      description: 'Item',
+      quantity: line.quantity,
+      rate: line.price,
+      unit: 'C62',
+      discountPercent: percent(line.discountPercent),
+      discountAmount: line.discountAmount ?? null,
+      taxes: [taxOf(line.rate)],
+    })),
+    {
+      currency,
+      defaultTax: taxOf('19'),
+      discountPercent: percent(document.discountPercent),
+      discountAmount: document.discountAmount ?? null,
+      pricesIncludeTax,
+    },
+  );
+  const money = (value: Decimal) => formatMoney(value, currency);
+  const paid = totals.total.times(document.paidShare).div(100).toDecimalPlaces(0);
+  const figures: Partial<DocumentView> = {
+    currency,
+    lines: totals.lines.map((line) => ({
+      description: line.description,
+      quantity: line.quantity.toFixed(),
+      rate: formatRate(line.rate, currency),
+      amount: money(line.amount),
+      unit: line.unit,
+      discount: money(line.discount),
+      ...(line.discountPercent === null ? {} : { discountPercent: line.discountPercent.toFixed() }),
+      taxes: line.appliedTaxes.map((tax) => ({
+        name: tax.name,
+        category: tax.category,
+        rate: tax.rate.toFixed(),
+      })),
+    })),
+    subTotal: money(totals.subTotal),
+    discount: money(totals.discountAmount),
+    ...(document.discountPercent === null
+      ? {}
+      : { discountPercent: String(document.discountPercent) }),
+    pricesIncludeTax,
+    taxBreakdown: totals.breakdown.map((group) => ({
+      name: group.name,
+      category: group.category,
+      rate: group.rate.toFixed(),
+      taxableAmount: money(group.taxableAmount),
+      taxAmount: money(group.taxAmount),
+      exemptionReason: '',
+      exemptionCode: '',
+    })),
+    taxAmount: money(totals.taxAmount),
+    total: money(totals.total),
+    amountPaid: money(paid),
+    balanceDue: money(totals.total.minus(paid)),
+  };
+  return document.creditNote ? creditNoteView(money(paid), figures) : einvoiceView(figures);
+}
+
+/** A line to price: quantity, price, VAT rate, and a line discount in percent or money. */
+function toPrice(
+  quantity: string,
+  price: string,
+  rate: string,
+  discount: { percent?: number; amount?: string } = {},
+): DocumentToPrice['lines'][number] {
+  return {
+    quantity: new Decimal(quantity),
+    price: new Decimal(price),
+    rate,
+    discountPercent: discount.percent ?? null,
+    discountAmount: discount.amount === undefined ? null : new Decimal(discount.amount),
+  };
+}
+
+/** Documents of gross prices (prices_include_tax), by name, priced by the service. */
+export function grossEinvoiceMatrix(): Array<{ name: string; view: DocumentView }> {
+  const gross = (change: Partial<DocumentToPrice> & Pick<DocumentToPrice, 'lines'>) =>
+    pricedView({
+      discountPercent: null,
+      currency: 'EUR',
+      pricesIncludeTax: true,
+      paidShare: 0,
+      creditNote: false,
+      ...change,
+    });
+  const twoRates = [toPrice('3', '119.00', '19'), toPrice('3', '10.70', '7')];
+  const discounted = [
+    toPrice('2', '99.99', '19', { percent: 15 }),
+    toPrice('1', '0.01', '19'),
+    toPrice('3', '9.99', '19', { amount: '1.00' }),
+    toPrice('1', '12.34', '7'),
+    toPrice('7', '9.99', '7', { percent: 3 }),
+  ];
+  return [
+    { name: 'gross-one-rate', view: gross({ lines: [toPrice('1', '119.00', '19')] }) },
+    { name: 'gross-two-rates', view: gross({ lines: twoRates }) },
+    { name: 'gross-discounts', view: gross({ lines: discounted, discountPercent: 10 }) },
+    {
+      name: 'gross-discount-amount',
+      view: gross({ lines: discounted, discountAmount: new Decimal('0.03') }),
+    },
+    {
+      name: 'gross-cents',
+      view: gross({
+        lines: [
+          toPrice('1', '0.01', '19'),
+          toPrice('1', '0.01', '7'),
+          toPrice('1', '9.99', '19'),
+          toPrice('3', '9.99', '7'),
+          toPrice('0.25', '0.03', '20'),
+        ],
+        discountAmount: new Decimal('0.01'),
+      }),
+    },
+    {
+      name: 'gross-odd-rates',
+      view: gross({
+        lines: [
+          toPrice('1.5', '10.55', '5.5'),
+          toPrice('7', '3.33', '8.25'),
+          toPrice('2', '50.00', '0'),
+        ],
+        discountPercent: 7,
+      }),
+    },
+    {
+      name: 'gross-jpy',
+      view: gross({
+        currency: 'JPY',
+        lines: [toPrice('2.5', '999', '10', { percent: 5 }), toPrice('3', '1234', '8')],
+        discountPercent: 3,
+      }),
+    },
+    { name: 'gross-part-paid', view: gross({ lines: twoRates, paidShare: 37 }) },
+    {
+      name: 'gross-credit-note',
+      view: gross({ lines: discounted, discountPercent: 10, creditNote: true, paidShare: 50 }),
+    },
   ];
 }

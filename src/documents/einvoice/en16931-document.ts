@@ -12,13 +12,15 @@ import type {
   En16931Payment,
   En16931Vat,
 } from './en16931-model';
+import { isInGroup, NetLine, netLinesOf } from './net-equivalent';
 import { postalAddressOf } from './postal-address';
 
 /*
  * An invoice or a credit note as EN 16931 business terms, from the printed view: every figure
- * is the one the API answers and the PDF prints. Two are worked out: each VAT group's share of
- * the document discount (what its lines come to less its taxable amount), and a credit note's
- * amount due (its total less what it refunded). Or the problems by field, all at once.
+ * is the one the API answers and the PDF prints. Worked out: each VAT group's share of the
+ * document discount (what its lines come to less its taxable amount), a credit note's amount
+ * due (its total less what it refunded), and a document of gross prices' net lines
+ * (net-equivalent.ts). Or the problems by field, all at once.
  */
 
 /** What the e-invoice needs beyond the view: the issuer, and where the buyer receives it. */
@@ -70,9 +72,6 @@ function problemsOf(
   if (minorUnits(view.currency) > 2) {
     add('currency', `EN 16931 amounts have at most 2 decimals; ${view.currency} has 3`);
   }
-  if (view.pricesIncludeTax) {
-    add('prices_include_tax', 'an e-invoice of gross prices is not built yet');
-  }
   view.lines.forEach((line, index) => {
     if ((line.taxes ?? []).length !== 1) {
       add(`items.${index}.taxes`, 'an e-invoice line carries exactly one VAT (EN 16931 BT-151)');
@@ -82,6 +81,20 @@ function problemsOf(
   const keys = groups.map((group) => `${group.category} ${group.rate}`);
   if (new Set(keys).size !== keys.length) {
     add('tax_breakdown', 'two taxes of one category and rate under different names');
+  }
+  for (const group of groups) {
+    // BR-CO-17, BR-S-09: within a whole unit of taxable × rate, rounded to 2 decimals. With
+    // gross prices and no minor digits a group at 99 % or more can be a whole unit off.
+    const calculated = new Decimal(group.taxableAmount)
+      .times(group.rate)
+      .dividedBy(100)
+      .toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    if (calculated.minus(group.taxAmount).abs().gte(1)) {
+      add(
+        'tax_breakdown',
+        `the ${group.rate} % group's tax ${group.taxAmount} is a whole unit or more from its taxable amount × rate, ${calculated.toFixed()} (BR-CO-17)`,
+      );
+    }
   }
   if (!seller.country) add('company.country', 'COMPANY_COUNTRY is required (BT-40)');
   const national = profile.unsupportedSellerCountries?.[seller.country ?? ''];
@@ -122,7 +135,8 @@ function problemsOf(
       add('client.einvoice_address', "the client's einvoice_address is required (BT-49)");
     }
   }
-  if (profile.lineCalculationTolerance) {
+  // A document of gross prices is written with net lines that meet their amounts exactly.
+  if (profile.lineCalculationTolerance && !view.pricesIncludeTax) {
     view.lines.forEach((line, index) => {
       const calculated = new Decimal(line.quantity).times(line.rate).minus(line.discount ?? '0');
       if (calculated.minus(line.amount).abs().gt(CALCULATION_TOLERANCE)) {
@@ -162,6 +176,8 @@ function documentOf(
   profile: EinvoiceProfile,
 ): En16931Document {
   const groups = breakdownOf(view);
+  const netLines = netLinesOf(view, groups);
+  const allowances = documentAllowances(view, groups, netLines);
   const categories = new Set(groups.map((group) => group.category));
   // BR-O-2 and alike: a document outside the scope of VAT names no VAT identifier.
   const outsideVat = categories.has('O');
@@ -208,8 +224,8 @@ function documentOf(
         : undefined,
     payment: paymentOf(seller),
     paymentTerms: paymentTermsOf(view, seller),
-    allowances: documentAllowances(view, groups),
-    totals: totalsOf(view),
+    allowances,
+    totals: totalsOf(view, netLines, allowances),
     vatBreakdown: groups.map((group) => ({
       category: group.category,
       // BR-48 lets a group outside the scope of VAT go without its rate; XRechnung asks for
@@ -220,7 +236,7 @@ function documentOf(
       exemptionReason: group.exemptionReason.trim() || undefined,
       exemptionCode: group.exemptionCode || undefined,
     })),
-    lines: view.lines.map((line, index) => lineOf(line, index, view.currency)),
+    lines: view.lines.map((line, index) => lineOf(line, netLines[index], index, view.currency)),
   };
 }
 
@@ -274,19 +290,23 @@ function vatOf(tax: { category: string; rate: string }): En16931Vat {
     : { category: tax.category, rate: tax.rate };
 }
 
-function lineOf(line: DocumentViewLine, index: number, currency: string): En16931Line {
+function lineOf(
+  line: DocumentViewLine,
+  { price, amount, discount }: NetLine,
+  index: number,
+  currency: string,
+): En16931Line {
   const [tax] = line.taxes ?? [];
-  const discount = new Decimal(line.discount ?? '0');
   return {
     id: String(index + 1),
     name: line.description,
     quantity: line.quantity,
     unit: line.unit ?? 'C62',
-    netPrice: line.rate,
-    netAmount: line.amount,
+    netPrice: price,
+    netAmount: amount,
     allowance: discount.isZero()
       ? undefined
-      : allowanceOf(discount, currency, line.discountPercent, discount.plus(line.amount)),
+      : allowanceOf(discount, currency, line.discountPercent, discount.plus(amount)),
     vat: vatOf(tax),
   };
 }
@@ -315,20 +335,23 @@ function allowanceOf(
 }
 
 /**
- * The document discount's share of each group (BT-92 per VAT group, of BT-93, what its lines
- * come to): what its lines come to less its taxable amount. With one VAT per line, and one
- * group per category and rate (both checked first), a group is one of the sets the discount
- * was shared over, so the shares are the service's own and add up to the discount.
+ * The document discount's share of each group (BT-92 per VAT group, of BT-93, what its net
+ * lines come to): what its net lines come to less its taxable amount. With one VAT per line,
+ * and one group per category and rate (both checked first), a group is one of the sets the
+ * discount was shared over, so with net prices the shares are the service's own and add up to
+ * the discount; with gross prices each is its share's net equivalent (net-equivalent.ts).
  */
 function documentAllowances(
   view: DocumentView,
   groups: DocumentViewTaxGroup[],
+  netLines: NetLine[],
 ): En16931Document['allowances'] {
   return groups.flatMap((group) => {
-    const lines = view.lines.filter((line) =>
-      (line.taxes ?? []).some((tax) => tax.category === group.category && tax.rate === group.rate),
+    const basis = sum(
+      netLines.flatMap((net, index) =>
+        isInGroup(view.lines[index], group) ? [new Decimal(net.amount)] : [],
+      ),
     );
-    const basis = sum(lines.map((line) => new Decimal(line.amount)));
     const share = basis.minus(group.taxableAmount);
     if (share.isZero()) return [];
     return [
@@ -341,12 +364,19 @@ function documentAllowances(
 }
 
 /**
- * BG-22. An invoice's amount due is its outstanding balance (BT-113 what was paid and
- * credited). A credit note's BT-113 is what it refunded, and its amount due the rest: the
- * credit the buyer holds against the invoice it corrects (docs/einvoices.md).
+ * BG-22. The lines and allowances as written (with net prices the view's sub-total and
+ * discount); the tax and the total are the view's. An invoice's amount due is its outstanding
+ * balance (BT-113 what was paid and credited). A credit note's BT-113 is what it refunded, and
+ * its amount due the rest: the credit the buyer holds against the invoice it corrects
+ * (docs/einvoices.md).
  */
-function totalsOf(view: DocumentView): En16931Document['totals'] {
-  const discount = new Decimal(view.discount ?? '0');
+function totalsOf(
+  view: DocumentView,
+  netLines: NetLine[],
+  allowances: En16931Document['allowances'],
+): En16931Document['totals'] {
+  const lineTotal = sum(netLines.map((line) => new Decimal(line.amount)));
+  const discount = sum(allowances.map((allowance) => new Decimal(allowance.amount)));
   const prepaid = new Decimal(
     (view.kind === 'credit_note' ? view.refunded : view.amountPaid) ?? '0',
   );
@@ -355,9 +385,9 @@ function totalsOf(view: DocumentView): En16931Document['totals'] {
       ? money(new Decimal(view.total).minus(prepaid), view.currency)
       : (view.balanceDue ?? view.total);
   return {
-    lineTotal: view.subTotal,
-    allowanceTotal: discount.isZero() ? undefined : view.discount,
-    taxBasisTotal: money(new Decimal(view.subTotal).minus(discount), view.currency),
+    lineTotal: money(lineTotal, view.currency),
+    allowanceTotal: discount.isZero() ? undefined : money(discount, view.currency),
+    taxBasisTotal: money(lineTotal.minus(discount), view.currency),
     taxTotal: view.taxAmount,
     grandTotal: view.total,
     prepaid: prepaid.isZero() ? undefined : money(prepaid, view.currency),
