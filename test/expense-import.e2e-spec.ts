@@ -8,12 +8,8 @@ import { DataSource } from 'typeorm';
 import { einvoiceXml } from '../src/documents/einvoice/einvoice';
 import type { DocumentView } from '../src/documents/document-view';
 import { IMPORT_EXAMPLE } from '../src/expenses/dto/import-expense.dto';
-import {
-  germanMixedRateInvoice,
-  testIssuer,
-  viewLine,
-  viewTaxGroup,
-} from './factories/document-views';
+import { germanMixedRateInvoice, testIssuer } from './factories/document-views';
+import { einvoiceView } from './factories/einvoice-views';
 import { addExpense, ExpenseOutput } from './factories/expenses';
 import { createTestApp, TestApp } from './setup/create-app';
 import { expectError, expectSuccess, expectValidationError } from './setup/expectations';
@@ -34,33 +30,7 @@ const SELLER = testIssuer({
 
 /** The service's own CII of an invoice view (src/documents/einvoice/einvoice.ts). */
 function ownCii(change: Partial<DocumentView> = {}): string {
-  const view: DocumentView = {
-    kind: 'invoice',
-    number: 'RE-2026-0042',
-    description: 'Leistungen März',
-    issueDate: '2026-03-31',
-    dueDate: '2026-04-30',
-    currency: 'EUR',
-    customer: {
-      name: 'Kunde GmbH',
-      phone: '',
-      address: 'Weg 2, 10115 Berlin',
-      taxId: 'DE987654321',
-      country: 'DE',
-    },
-    lines: [viewLine()],
-    subTotal: '100.00',
-    discount: '0.00',
-    pricesIncludeTax: false,
-    taxRate: '19',
-    taxBreakdown: [viewTaxGroup()],
-    taxAmount: '19.00',
-    total: '119.00',
-    amountPaid: '0.00',
-    balanceDue: '119.00',
-    note: '',
-    ...change,
-  };
+  const view = einvoiceView(change);
   const result = einvoiceXml('cii', view, { seller: SELLER, buyerAddress: '9930:DE987654321' });
   if ('problems' in result) throw new Error(JSON.stringify(result.problems));
   return result.xml;

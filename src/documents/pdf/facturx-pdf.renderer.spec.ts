@@ -11,11 +11,8 @@ import {
   PDFRawStream,
   PDFString,
 } from 'pdf-lib';
-import {
-  germanMixedRateInvoice,
-  testIssuer,
-  viewLine,
-} from '../../../test/factories/document-views';
+import { germanMixedRateInvoice, testIssuer } from '../../../test/factories/document-views';
+import { einvoiceView } from '../../../test/factories/einvoice-views';
 import { embeddedFonts } from '../../../test/setup/pdf-glyphs';
 import { popplerAttachments, popplerText } from '../../../test/setup/pdf-poppler';
 import { pdfText } from '../../../test/setup/pdf-text';
@@ -42,32 +39,11 @@ const SELLER: Issuer = testIssuer({
 });
 
 function invoiceView(change: Partial<DocumentView> = {}): DocumentView {
-  return {
-    kind: 'invoice',
-    number: 'RE-2026-0042',
-    description: 'Leistungen März',
-    issueDate: '2026-03-31',
-    dueDate: '2026-04-30',
-    currency: 'EUR',
-    customer: {
-      name: 'Kunde GmbH',
-      phone: '',
-      address: 'Weg 2, 10115 Berlin',
-      taxId: 'DE987654321',
-      country: 'DE',
-    },
+  return einvoiceView({
     note: 'Zahlbar innerhalb von 30 Tagen.',
-    // What the worked invoice below replaces, for the type: one line at 19 %.
-    lines: [viewLine()],
-    subTotal: '100.00',
-    taxRate: '19',
-    taxAmount: '19.00',
-    total: '119.00',
-    amountPaid: '0.00',
-    balanceDue: '119.00',
     ...germanMixedRateInvoice(),
     ...change,
-  };
+  });
 }
 
 function ciiXmlOf(view: DocumentView): string {
