@@ -76,6 +76,17 @@ function pdfOf(mail: ParsedMail) {
   return attachment;
 }
 
+/** The warning of a give-up, once logged: it follows the commit that marks the row failed. */
+function giveUpWarning(test: TestApp): Promise<Record<string, unknown> | undefined> {
+  return eventually(
+    () =>
+      test.logs
+        .entries()
+        .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good')),
+    (line) => line !== undefined,
+  );
+}
+
 async function outboxRows(test: TestApp): Promise<OutboxMessage[]> {
   return test.app
     .get(DataSource)
@@ -264,14 +275,7 @@ describe('Delivery over SMTP', () => {
       (message) => message.recipient === 'nobody@example.com',
     );
     expect(row).toMatchObject({ status: 'failed', attempts: 1, lastError: 'EENVELOPE 550' });
-    // The warning follows the commit that marks the row failed: wait for it as for the row.
-    const warning = await eventually(
-      () =>
-        test.logs
-          .entries()
-          .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good')),
-      (line) => line !== undefined,
-    );
+    const warning = await giveUpWarning(test);
     expect(warning).toMatchObject({
       outbox: row.id,
       kind: 'invoice',
@@ -400,14 +404,7 @@ describe('Delivery: a message that exhausts its attempts', () => {
     });
     expect(row.lastError).toMatch(/^E[A-Z]+$/);
     expect(JSON.parse(row.documentView)).toMatchObject({ number: invoice.invoice_no });
-    // The warning follows the commit that marks the row failed: wait for it as for the row.
-    const warning = await eventually(
-      () =>
-        test.logs
-          .entries()
-          .find((line) => line.level === 'warn' && String(line.msg).includes('failed for good')),
-      (line) => line !== undefined,
-    );
+    const warning = await giveUpWarning(test);
     expect(warning).toMatchObject({
       outbox: row.id,
       kind: 'invoice',
