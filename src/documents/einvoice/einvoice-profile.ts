@@ -10,6 +10,8 @@ export interface EinvoiceProfile {
   businessProcess?: string;
   /** Both electronic addresses, BT-34 and BT-49 (PEPPOL-EN16931-R010, -R020; XRechnung). */
   electronicAddresses: boolean;
+  /** The check digits of the identifier schemes the network checks (PEPPOL-COMMON-R040 to -R050). */
+  checkedIdentifiers: boolean;
   /** The buyer reference BT-10 or the purchase order BT-13 (PEPPOL-EN16931-R003). */
   buyerOrOrderReference: boolean;
   /** The buyer reference BT-10 itself (BR-DE-15). */
@@ -39,6 +41,7 @@ export interface EinvoiceProfile {
 const CORE: EinvoiceProfile = {
   specification: 'urn:cen.eu:en16931:2017',
   electronicAddresses: false,
+  checkedIdentifiers: false,
   buyerOrOrderReference: false,
   buyerReference: false,
   sellerContact: false,
@@ -55,6 +58,7 @@ export const EINVOICE_PROFILES = {
     specification: 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
     businessProcess: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
     electronicAddresses: true,
+    checkedIdentifiers: true,
     buyerOrOrderReference: true,
     oneNote: true,
     lineCalculationTolerance: true,

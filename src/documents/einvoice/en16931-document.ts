@@ -14,6 +14,7 @@ import type {
 } from './en16931-model';
 import { isInGroup, NetLine, netLinesOf } from './net-equivalent';
 import { postalAddressOf } from './postal-address';
+import { peppolIdentifierProblem } from './peppol-identifiers';
 
 /*
  * An invoice or a credit note as EN 16931 business terms, from the printed view: every figure
@@ -133,6 +134,16 @@ function problemsOf(
     }
     if (parseEinvoiceAddress(buyerAddress) === null) {
       add('client.einvoice_address', "the client's einvoice_address is required (BT-49)");
+    }
+  }
+  if (profile.checkedIdentifiers) {
+    for (const [field, text] of [
+      ['company.einvoice_address', seller.einvoiceAddress ?? ''],
+      ['client.einvoice_address', buyerAddress],
+    ]) {
+      const address = parseEinvoiceAddress(text);
+      const problem = address && peppolIdentifierProblem(address);
+      if (problem) add(field, problem);
     }
   }
   // A document of gross prices is written with net lines that meet their amounts exactly.
