@@ -116,11 +116,7 @@ export class DocumentOperations {
     const recipient = await this.clients.einvoiceRecipient(document.clientId);
     if (!recipient?.format) return null;
     const attached = { format: recipient.format as EinvoiceFormat, address: recipient.address };
-    const result = einvoiceXml(xmlFormatOf(attached.format), document.view, {
-      seller: this.config.company,
-      buyerAddress: attached.address,
-    });
-    if ('problems' in result) throw incomplete(document.view, attached.format, result.problems);
+    this.einvoiceXml(document.view, attached.format, attached.address);
     return attached;
   }
 
@@ -135,14 +131,22 @@ export class DocumentOperations {
     format: EinvoiceFormat,
   ): Promise<StreamableFile> {
     const recipient = await this.clients.einvoiceRecipient(clientId);
-    const parties = { seller: this.config.company, buyerAddress: recipient?.address ?? '' };
-    const result = einvoiceXml(xmlFormatOf(format), view, parties);
-    if ('problems' in result) throw incomplete(view, format, result.problems);
+    const xml = this.einvoiceXml(view, format, recipient?.address ?? '');
     if (format === 'facturx') {
-      const pdf = await renderFacturxPdf(view, this.config.company, result.xml);
+      const pdf = await renderFacturxPdf(view, this.config.company, xml);
       return inlineFile(pdf, `${view.number}.pdf`, PDF_MEDIA_TYPE);
     }
-    return inlineFile(Buffer.from(result.xml, 'utf8'), `${view.number}.xml`, XML_MEDIA_TYPE);
+    return inlineFile(Buffer.from(xml, 'utf8'), `${view.number}.xml`, XML_MEDIA_TYPE);
+  }
+
+  /** The XML the format carries, from the COMPANY_* settings to `buyerAddress`; or the 422. */
+  private einvoiceXml(view: DocumentView, format: EinvoiceFormat, buyerAddress: string): string {
+    const result = einvoiceXml(xmlFormatOf(format), view, {
+      seller: this.config.company,
+      buyerAddress,
+    });
+    if ('problems' in result) throw incomplete(view, format, result.problems);
+    return result.xml;
   }
 
   /** The locale a document prints in: its client's language when documents have messages in it. */
