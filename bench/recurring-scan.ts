@@ -176,8 +176,8 @@ class StatementCounter {
 
 /** "SELECT recurring_invoices", "INSERT invoice_line_items", "COMMIT"… */
 function kindOf(sql: string): string {
-  // MariaDB's `SET STATEMENT … FOR SELECT …` (json-rows.ts) is the SELECT.
-  const text = sql.replace(/^\s*SET STATEMENT .*? FOR /is, '').trimStart();
+  // A union's first part (record-rows.ts: `(SELECT …) UNION ALL …` on MySQL/MariaDB) names it.
+  const text = sql.trimStart().replace(/^\(/, '');
   const verb = /^\w+/.exec(text)?.[0].toUpperCase() ?? '?';
   const named = (pattern: RegExp) => pattern.exec(text)?.[1] ?? '?';
   switch (verb) {

@@ -4,7 +4,7 @@ import { contains, ListQueryDto } from '../common/list-query.dto';
 import { LIVE } from '../database/columns';
 import { Database } from '../database/database';
 import { findList, ListResult } from '../database/find-list';
-import { JsonRows, jsonRows } from '../database/json-rows';
+import { RecordRows, recordRows } from '../database/record-rows';
 import { Client } from './entities/client.entity';
 
 /** How a read holds the row until the transaction ends; the service decides. */
@@ -20,7 +20,7 @@ export class ClientsRepository {
     id: number,
     options: { lock?: RowLock; includeArchived?: boolean } = {},
   ): Promise<Client | null> {
-    const rows = jsonRows(this.database.manager);
+    const rows = recordRows(this.database.manager);
     const [row] = await rows.read(
       this.database.manager,
       clientRead(options.includeArchived === true, options.lock),
@@ -63,17 +63,17 @@ export class ClientsRepository {
 }
 
 /**
- * The statement of a client read by id (one per variant, built once: json-rows keeps statements
+ * The statement of a client read by id (one per variant, built once: record-rows keeps statements
  * by their builder): its columns from the entity, as TypeORM's find read them, without the
  * find's query building (a third of a millisecond per add, measured).
  */
-const clientReads = new Map<string, (rows: JsonRows) => string>();
+const clientReads = new Map<string, (rows: RecordRows) => string>();
 
 function clientRead(includeArchived: boolean, lock: RowLock | undefined) {
   const variant = `${includeArchived}/${lock ?? ''}`;
   let build = clientReads.get(variant);
   if (!build) {
-    build = (rows: JsonRows) =>
+    build = (rows: RecordRows) =>
       `SELECT ${rows.columns(Client, 'client')} FROM ${rows.table(Client)} client WHERE client.id = ?` +
       (includeArchived ? '' : ' AND client.deleted_at IS NULL') +
       (lock === 'update' ? rows.forUpdate() : lock === 'share' ? rows.forShare() : '');

@@ -27,7 +27,7 @@ interface PreparingConnection {
  * DATE and DATETIME columns come back as their text (DATE as the data source reads it too):
  * for a datetime MariaDB stores with a zero month or day, the text protocol gives an invalid
  * Date and the binary one rolls it into another day, so the caller turns the text into what
- * the text protocol gives (json-rows.ts does).
+ * the text protocol gives (record-rows.ts does).
  */
 export function executePrepared<T>(
   manager: EntityManager,

@@ -1,6 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { Client } from '../clients/entities/client.entity';
-import { JsonRows, jsonRows } from '../database/json-rows';
+import { RecordRows, recordRows, UnionPart } from '../database/record-rows';
 import {
   DocumentLineItemRecord,
   DocumentSendLogRecord,
@@ -51,12 +51,16 @@ export type PrintDetail<
   C extends Record<string, IdRow>,
 > = DocumentDetail<D, L, S, C> & { clientLanguage: string };
 
+type Order = (a: ObjectLiteral, b: ObjectLiteral) => number;
+const byPosition: Order = (a, b) => a.position - b.position;
+const byId: Order = (a, b) => a.id - b.id;
+
 type DetailQuery<T> = (manager: EntityManager, id: number) => Promise<T | null>;
 
 /**
- * The read of one kind of document by id: its columns, and each child table as JSON, in one
- * statement, so every part is read at the same moment without a transaction. Null when there is
- * no such (live) document.
+ * The read of one kind of document by id: its row and the rows of each child table, in one
+ * statement (record-rows.ts `union`), so every part is read at the same moment without a
+ * transaction. Null when there is no such (live) document.
  */
 export function documentDetailQuery<
   D extends ObjectLiteral,
@@ -105,57 +109,56 @@ function detailQuery<
   tables: DocumentDetailTables<D, L, S, C>,
   { withClientLanguage, forUpdate }: { withClientLanguage: boolean; forUpdate: boolean },
 ): DetailQuery<DocumentDetail<D, L, S, C>> {
-  const children = Object.entries(tables.children) as Array<
-    [keyof C & string, EntityTarget<IdRow>]
-  >;
-  const ofDocument = (alias: string) => `${alias}.${tables.parentColumn} = document.id`;
-  const clientLanguage = (rows: JsonRows) =>
-    withClientLanguage
-      ? `,\n      (SELECT client.language FROM ${rows.table(Client)} client WHERE client.id = document.client_id) AS client_language`
-      : '';
-  // Built once per query (JsonRows keeps the statement by this function): one constant text,
+  // Each child table: the key the detail answers it under, and its order.
+  const childParts: Array<{ key: string; target: EntityTarget<ObjectLiteral>; order: Order }> = [
+    { key: 'lines', target: tables.lines, order: byPosition },
+    { key: 'breakdown', target: tables.breakdown, order: byPosition },
+    { key: 'sends', target: tables.sends, order: byId },
+    ...(Object.entries(tables.children) as Array<[string, EntityTarget<IdRow>]>).map(
+      ([key, target]) => ({ key, target, order: byId }),
+    ),
+  ];
+  const parts = (rows: RecordRows): UnionPart[] => [
+    {
+      target: tables.document,
+      alias: 'document',
+      where: `document.id = ?${tables.liveOnly ? ' AND document.deleted_at IS NULL' : ''}`,
+      extras: withClientLanguage
+        ? [
+            `(SELECT client.language FROM ${rows.table(Client)} client WHERE client.id = document.client_id)`,
+          ]
+        : [],
+    },
+    ...childParts.map(({ key, target }) => ({
+      target,
+      alias: `child_${key}`,
+      where: `child_${key}.${tables.parentColumn} = ?`,
+    })),
+  ];
+  const parameterCount = 1 + childParts.length;
+  // Built once per query (RecordRows keeps the statement by this function): one constant text,
   // which MySQL/MariaDB prepare once per connection.
-  const statement = (rows: JsonRows) => `SELECT ${rows.columns(tables.document, 'document')},
-      ${rows.children(tables.lines, 'line', ofDocument('line'))} AS line_items,
-      ${rows.children(tables.breakdown, 'tax_group', ofDocument('tax_group'))} AS tax_breakdown,
-      ${rows.children(tables.sends, 'entry', ofDocument('entry'))} AS send_log${children
-        .map(
-          ([key, target]) =>
-            `,\n      ${rows.children(target, `child_${key}`, ofDocument(`child_${key}`))} AS child_${key}`,
-        )
-        .join('')}${clientLanguage(rows)}
-    FROM ${rows.table(tables.document)} document
-    WHERE document.id = ?${tables.liveOnly ? ' AND document.deleted_at IS NULL' : ''}${
-      forUpdate ? rows.forUpdate() : ''
-    }`;
+  const statement = (rows: RecordRows) => rows.union(parts(rows), { forUpdate });
 
   return async (manager, id) => {
-    const rows = jsonRows(manager);
-    const [row] = await rows.read(manager, statement, [id]);
-    if (!row) return null;
-    // JSON aggregates keep no order on MySQL 8: sort here.
-    const byId = (a: IdRow, b: IdRow) => a.id - b.id;
-    const detail = {
-      document: rows.entity(tables.document, row),
-      lines: rows
-        .childEntities(tables.lines, row.line_items)
-        .sort((a, b) => a.position - b.position),
-      breakdown: rows
-        .childEntities(tables.breakdown, row.tax_breakdown)
-        .sort((a, b) => a.position - b.position),
-      sends: rows.childEntities(tables.sends, row.send_log).sort(byId),
-    } as DocumentDetail<D, L, S, C>;
-    for (const [key, target] of children) {
-      (detail as Record<string, unknown>)[key] = rows
-        .childEntities(target, row[`child_${key}`])
-        .sort(byId);
-    }
+    const rows = recordRows(manager);
+    const read = await rows.read(manager, statement, new Array<number>(parameterCount).fill(id));
+    const byPart = Array.from({ length: 1 + childParts.length }, () => [] as typeof read);
+    for (const row of read) byPart[Number(row.part)].push(row);
+    const [documentRow] = byPart[0];
+    if (!documentRow) return null;
+    const detail: Record<string, unknown> = {
+      document: rows.unionEntity(tables.document, documentRow),
+    };
+    childParts.forEach(({ key, target, order }, index) => {
+      // The parts' rows come in no particular order.
+      detail[key] = byPart[1 + index].map((row) => rows.unionEntity(target, row)).sort(order);
+    });
     if (withClientLanguage) {
       // Every document has a client; a missing row (never) reads as no language.
-      const language = row.client_language;
-      (detail as Record<string, unknown>).clientLanguage =
-        typeof language === 'string' ? language : '';
+      const language = rows.unionExtra(tables.document, documentRow, 0);
+      detail.clientLanguage = typeof language === 'string' ? language : '';
     }
-    return detail;
+    return detail as DocumentDetail<D, L, S, C>;
   };
 }
