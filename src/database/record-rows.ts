@@ -3,24 +3,26 @@ import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { executePrepared } from './prepared-statement';
 
 /*
- * Reads a record, or a record and its child rows, in one statement, which sees one snapshot
- * and costs one round trip, with no transaction around it.
+ * Reads a record, or a record with its child rows (a family), in one statement, which sees one
+ * snapshot and costs one round trip, with no transaction around it. A family takes the shape
+ * each database reads fastest (bench/results/taxes-20-lines.md):
  *
- * A record with its children is a UNION ALL of plain selects (`union()`), one part per table:
- * each row says its part and holds that table's columns, NULL past them. MariaDB streams such a
- * union, with no temporary table. The JSON it replaced (each child table folded into
- * JSON_ARRAYAGG columns by a correlated subquery) made a temporary table per aggregate, 37 for
- * an invoice's read; the union of a 20-line mixed-rate invoice took about a third less of the
- * server's CPU than that JSON read of the same invoice, and less than the JSON read of a
- * 20-line invoice before taxes per line (bench/results/taxes-20-lines.md).
+ * - MySQL/MariaDB: a UNION ALL of plain selects, one part per table. Each row says its part and
+ *   holds that table's columns as c0, c1, …, NULL past them, every value as text (CAST … AS
+ *   CHAR) so that a column holds one type whatever the parts put in it; integers and booleans
+ *   are turned back into numbers and datetimes into Dates, decimals and dates are text in a
+ *   text query already. MariaDB streams the union with no temporary table. The JSON shape
+ *   below made one per aggregate there (37 for an invoice's read): the union of a 20-line
+ *   mixed-rate invoice took 0.43 ms of the server's CPU where that JSON took 0.73.
+ * - SQLite: the record's row, each child table folded into JSON by a correlated subquery,
+ *   column by column: `{"count": n, "columns": {"id": [..], "email": [..]}}`. The arrays line up
+ *   (one aggregation pass hands each row to every aggregate in turn; json_group_array keeps
+ *   nulls), and their lengths are checked against the count. better-sqlite3 builds a JS row
+ *   object per row of a result: the union of that invoice read in 270 µs, the JSON in 70.
  *
  * Columns come from the entities' metadata, so the SQL and the decoding can never disagree with
  * the entity. Values are hydrated by TypeORM's own driver (prepareHydratedValue, transformers
- * included), handed what the driver would have read with a text query. On MySQL/MariaDB a union
- * answers every value as text, so that a column holds one type whatever the parts put in it:
- * integers and booleans are turned back into numbers and datetimes into Dates (the prepared
- * statement, see `read()`, gives datetimes as text too); decimals and dates are text in a text
- * query already.
+ * included), handed what the driver would have read with a text query.
  */
 
 type SqlDialect = 'sqlite' | 'mysql' | 'mariadb';
@@ -41,14 +43,35 @@ const NUMERIC_TYPES = new Set(['int', 'integer', 'boolean']);
 
 type StatementBuilder = (rows: RecordRows) => string;
 
-/** A table's rows in a `union()` read: those `where` selects. */
-export interface UnionPart {
-  target: EntityTarget<ObjectLiteral>;
-  alias: string;
-  /** SQL the caller writes, never input (`line.invoice_id = ?`). */
-  where: string;
-  /** Further values of each row, after the entity's columns (SQL): read with `unionExtra()`. */
-  extras?: string[];
+/** A record and its child tables, read by the record's id: `readFamily()`. */
+export interface Family {
+  record: {
+    target: EntityTarget<ObjectLiteral>;
+    alias: string;
+    /** SQL the caller writes, never input, binding the id once (`document.id = ?`). */
+    where: string;
+    /** Further values read with the record (SQL, its alias in scope): `FamilyRows.extras`. */
+    extras: string[];
+  };
+  /** Each child table, and its column naming the record (`invoice_id`). */
+  children: Array<{ target: EntityTarget<ObjectLiteral>; parentColumn: string }>;
+  /** Holds the record's row locked until the transaction ends (see `forUpdate()`). */
+  forUpdate: boolean;
+}
+
+/** A family as read: the record, its extras, and each child table's rows in no particular order. */
+export interface FamilyRows {
+  record: ObjectLiteral;
+  extras: unknown[];
+  children: ObjectLiteral[][];
+}
+
+type FamilyBuilder = (rows: RecordRows) => Family;
+
+/** What `children()` answers on SQLite; MySQL and MariaDB would give null for no rows. */
+interface ChildColumnsJson {
+  count: number;
+  columns: Record<string, unknown[] | null>;
 }
 
 const instances = new WeakMap<DataSource, RecordRows>();
@@ -67,6 +90,10 @@ export function recordRows(manager: EntityManager): RecordRows {
 export class RecordRows {
   private readonly dialect: SqlDialect;
   private readonly statements = new Map<StatementBuilder, string>();
+  private readonly families = new Map<
+    FamilyBuilder,
+    { family: Family; statement: StatementBuilder }
+  >();
 
   constructor(private readonly dataSource: DataSource) {
     const options = dataSource.options;
@@ -108,9 +135,9 @@ export class RecordRows {
 
   /**
    * What ends a read that row-locks what it selects from its FROM table (MySQL/MariaDB); in a
-   * `union()`, the first part's. The other parts take no locks and read the rows committed
-   * when they run, which is after the lock was granted. '' on SQLite, whose writes queue in
-   * the process.
+   * family, the record's. Its children are read without locks, as committed when the read
+   * gets to them, which is after the lock was granted. '' on SQLite, whose writes queue in the
+   * process.
    */
   forUpdate(): string {
     return this.dialect === 'sqlite' ? '' : ' FOR UPDATE';
@@ -140,41 +167,108 @@ export class RecordRows {
   }
 
   /**
-   * One statement reading the rows of several tables, each part after the other (UNION ALL):
-   * each row says its part (`part`, the index in `parts`) and holds the part's columns, then its
-   * extras, as `c0`, `c1`, … in the entity's order, NULL past its own. MySQL/MariaDB answer
-   * every value as text (CAST … AS CHAR), so that each column has one type whatever the parts
-   * put in it; `unionEntity()` turns them back. With `forUpdate`, the first part's rows are
-   * locked (see `forUpdate()`).
+   * The family `build` names, read by the record's id in one statement (see the top); null when
+   * no record matches. Its statement is built once.
    */
-  union(parts: UnionPart[], { forUpdate }: { forUpdate: boolean }): string {
-    const mysql = this.dialect !== 'sqlite';
-    const cellsOf = parts.map(({ target, alias, extras }) => [
-      ...selected(this.metadata(target)).map((column) => {
-        if (!READ_TYPES.has(columnType(column))) {
-          throw new Error(`record-rows reads no ${columnType(column)} (${column.databaseName})`);
-        }
-        const value = `${alias}.${this.escape(column.databaseName)}`;
-        return mysql ? `CAST(${value} AS CHAR)` : value;
+  async readFamily(
+    manager: EntityManager,
+    build: FamilyBuilder,
+    id: number,
+  ): Promise<FamilyRows | null> {
+    let built = this.families.get(build);
+    if (!built) {
+      const family = build(this);
+      const sql = this.dialect === 'sqlite' ? this.jsonFamily(family) : this.unionFamily(family);
+      built = { family, statement: () => sql };
+      this.families.set(build, built);
+    }
+    const { family, statement } = built;
+    if (this.dialect === 'sqlite') {
+      const [row] = await this.read(manager, statement, [id]);
+      if (!row) return null;
+      return {
+        record: this.entity(family.record.target, row),
+        extras: family.record.extras.map((_, index) => row[`extra_${index}`]),
+        children: family.children.map(({ target }, index) =>
+          this.childEntities(target, row[`child_${index}`]),
+        ),
+      };
+    }
+    const parts = 1 + family.children.length;
+    const rows = await this.read(manager, statement, new Array<number>(parts).fill(id));
+    const byPart = Array.from({ length: parts }, () => [] as typeof rows);
+    for (const row of rows) byPart[Number(row.part)].push(row);
+    const [recordRow] = byPart[0];
+    if (!recordRow) return null;
+    const recordColumns = selected(this.metadata(family.record.target)).length;
+    return {
+      record: this.unionEntity(family.record.target, recordRow),
+      extras: family.record.extras.map((_, index) => recordRow[`c${recordColumns + index}`]),
+      children: family.children.map(({ target }, index) =>
+        byPart[1 + index].map((row) => this.unionEntity(target, row)),
+      ),
+    };
+  }
+
+  /** A family as a UNION ALL (MySQL/MariaDB; see the top). */
+  private unionFamily({ record, children, forUpdate }: Family): string {
+    const textOf = (target: EntityTarget<ObjectLiteral>, alias: string) =>
+      readable(this.metadata(target)).map(
+        (column) => `CAST(${alias}.${this.escape(column.databaseName)} AS CHAR)`,
+      );
+    const parts = [
+      {
+        target: record.target,
+        alias: record.alias,
+        where: record.where,
+        cells: [...textOf(record.target, record.alias), ...record.extras],
+      },
+      ...children.map(({ target, parentColumn }, index) => {
+        const alias = `child_${index}`;
+        return {
+          target,
+          alias,
+          where: `${alias}.${this.escape(parentColumn)} = ?`,
+          cells: textOf(target, alias),
+        };
       }),
-      ...(extras ?? []),
-    ]);
-    const width = Math.max(...cellsOf.map((cells) => cells.length));
+    ];
+    const width = Math.max(...parts.map(({ cells }) => cells.length));
     return parts
-      .map(({ target, alias, where }, index) => {
-        const cells = Array.from({ length: width }, (_, at) => {
-          const cell = cellsOf[index][at] ?? 'NULL';
+      .map(({ target, alias, where, cells }, index) => {
+        const padded = Array.from({ length: width }, (_, at) => {
+          const cell = cells[at] ?? 'NULL';
           return index === 0 ? `${cell} AS c${at}` : cell;
         });
         const lock = index === 0 && forUpdate ? this.forUpdate() : '';
-        const select = `SELECT ${index} AS part, ${cells.join(', ')} FROM ${this.table(target)} ${alias} WHERE ${where}${lock}`;
-        // MySQL/MariaDB lock in a part only when it is in parentheses; SQLite takes none.
-        return mysql ? `(${select})` : select;
+        // In parentheses, a part may lock (MariaDB refuses FOR UPDATE before UNION otherwise).
+        return `(SELECT ${index} AS part, ${padded.join(', ')} FROM ${this.table(target)} ${alias} WHERE ${where}${lock})`;
       })
       .join('\nUNION ALL ');
   }
 
-  /** The entity a row of a `union()` part holds, hydrated as TypeORM's find would. */
+  /** A family as a row with a JSON column per child table (SQLite; see the top). */
+  private jsonFamily({ record, children }: Family): string {
+    const recordMetadata = this.metadata(record.target);
+    const id = `${record.alias}.${this.escape(recordMetadata.primaryColumns[0].databaseName)}`;
+    const values = [
+      this.columns(record.target, record.alias),
+      ...record.extras.map((extra, index) => `${extra} AS extra_${index}`),
+      ...children.map(({ target, parentColumn }, index) => {
+        const alias = `child_${index}`;
+        const arrays = readable(this.metadata(target))
+          .map((column) => {
+            const value = `${alias}.${this.escape(column.databaseName)}`;
+            return `'${column.databaseName}', json_group_array(${value})`;
+          })
+          .join(', ');
+        return `(SELECT json_object('count', COUNT(*), 'columns', json_object(${arrays})) FROM ${this.table(target)} ${alias} WHERE ${alias}.${this.escape(parentColumn)} = ${id}) AS child_${index}`;
+      }),
+    ];
+    return `SELECT ${values.join(',\n      ')}\n    FROM ${this.table(record.target)} ${record.alias}\n    WHERE ${record.where}`;
+  }
+
+  /** The entity a row of a union part holds, hydrated as TypeORM's find would. */
   unionEntity<T extends ObjectLiteral>(target: EntityTarget<T>, row: Record<string, unknown>): T {
     const metadata = this.metadata(target);
     const { hydration: plan, cells } = reading(metadata);
@@ -187,9 +281,35 @@ export class RecordRows {
     return entity as T;
   }
 
-  /** The `index`th extra value of a row of a `union()` part. */
-  unionExtra(target: EntityTarget<ObjectLiteral>, row: Record<string, unknown>, index: number) {
-    return row[`c${selected(this.metadata(target)).length + index}`];
+  /**
+   * The entities a JSON child column holds (SQLite), in the order the database gave. Throws
+   * when an array holds fewer values than were counted: an aggregate cut short must fail, not
+   * answer a shorter list.
+   */
+  childEntities<T extends ObjectLiteral>(target: EntityTarget<T>, value: unknown): T[] {
+    const metadata = this.metadata(target);
+    const json = (typeof value === 'string' ? JSON.parse(value) : value) as ChildColumnsJson | null;
+    if (!json || typeof json.count !== 'number') {
+      throw new Error(`${metadata.tableName}: no child rows JSON`);
+    }
+    const { count } = json;
+    const columns = selected(metadata).map((column) => {
+      const values = json.columns?.[column.databaseName] ?? (count === 0 ? [] : null);
+      if (values?.length !== count) {
+        throw new Error(
+          `${metadata.tableName}.${column.databaseName}: ${values?.length ?? 0} values read of ${count}`,
+        );
+      }
+      return values;
+    });
+    const plan = hydration(metadata);
+    const entities: T[] = [];
+    for (let index = 0; index < count; index++) {
+      const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
+      for (let at = 0; at < plan.length; at++) this.assign(entity, plan[at], columns[at][index]);
+      entities.push(entity as T);
+    }
+    return entities;
   }
 
   /** The entity a row of `columns()` holds, hydrated as TypeORM's find would. */
@@ -219,7 +339,7 @@ export class RecordRows {
     else column.setEntityValue(entity, value);
   }
 
-  /** A MySQL integer or boolean `union()` read as text as a text query reads it: a number. */
+  /** A MySQL integer or boolean a union read as text, as a text query reads it: a number. */
   private fromUnionText(column: ColumnMetadata, value: unknown): unknown {
     if (
       typeof value === 'string' &&
@@ -252,6 +372,17 @@ export class RecordRows {
   }
 }
 
+/** The selected columns of a family's table, each of a type it reads (READ_TYPES). */
+function readable(metadata: EntityMetadata): ColumnMetadata[] {
+  const columns = selected(metadata);
+  for (const column of columns) {
+    if (!READ_TYPES.has(columnType(column))) {
+      throw new Error(`record-rows reads no ${columnType(column)} (${column.databaseName})`);
+    }
+  }
+  return columns;
+}
+
 /** The columns a read hydrates: all but those marked `select: false` (a generated column). */
 function selected(metadata: EntityMetadata): ColumnMetadata[] {
   return reading(metadata).columns;
@@ -271,7 +402,7 @@ interface ColumnHydration {
 interface Reading {
   columns: ColumnMetadata[];
   hydration: ColumnHydration[];
-  /** The key of each column's value in a `union()` row: c0, c1, … */
+  /** The key of each column's value in a union's row: c0, c1, … */
   cells: string[];
 }
 

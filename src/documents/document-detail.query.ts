@@ -1,6 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { Client } from '../clients/entities/client.entity';
-import { RecordRows, recordRows, UnionPart } from '../database/record-rows';
+import { Family, RecordRows, recordRows } from '../database/record-rows';
 import {
   DocumentLineItemRecord,
   DocumentSendLogRecord,
@@ -59,7 +59,7 @@ type DetailQuery<T> = (manager: EntityManager, id: number) => Promise<T | null>;
 
 /**
  * The read of one kind of document by id: its row and the rows of each child table, in one
- * statement (record-rows.ts `union`), so every part is read at the same moment without a
+ * statement (record-rows.ts `readFamily`), so every part is read at the same moment without a
  * transaction. Null when there is no such (live) document.
  */
 export function documentDetailQuery<
@@ -110,7 +110,7 @@ function detailQuery<
   { withClientLanguage, forUpdate }: { withClientLanguage: boolean; forUpdate: boolean },
 ): DetailQuery<DocumentDetail<D, L, S, C>> {
   // Each child table: the key the detail answers it under, and its order.
-  const childParts: Array<{ key: string; target: EntityTarget<ObjectLiteral>; order: Order }> = [
+  const childTables: Array<{ key: string; target: EntityTarget<ObjectLiteral>; order: Order }> = [
     { key: 'lines', target: tables.lines, order: byPosition },
     { key: 'breakdown', target: tables.breakdown, order: byPosition },
     { key: 'sends', target: tables.sends, order: byId },
@@ -118,8 +118,10 @@ function detailQuery<
       ([key, target]) => ({ key, target, order: byId }),
     ),
   ];
-  const parts = (rows: RecordRows): UnionPart[] => [
-    {
+  // Built once per data source (RecordRows keeps it by this function): one constant text,
+  // which MySQL/MariaDB prepare once per connection.
+  const family = (rows: RecordRows): Family => ({
+    record: {
       target: tables.document,
       alias: 'document',
       where: `document.id = ?${tables.liveOnly ? ' AND document.deleted_at IS NULL' : ''}`,
@@ -129,34 +131,21 @@ function detailQuery<
           ]
         : [],
     },
-    ...childParts.map(({ key, target }) => ({
-      target,
-      alias: `child_${key}`,
-      where: `child_${key}.${tables.parentColumn} = ?`,
-    })),
-  ];
-  const parameterCount = 1 + childParts.length;
-  // Built once per query (RecordRows keeps the statement by this function): one constant text,
-  // which MySQL/MariaDB prepare once per connection.
-  const statement = (rows: RecordRows) => rows.union(parts(rows), { forUpdate });
+    children: childTables.map(({ target }) => ({ target, parentColumn: tables.parentColumn })),
+    forUpdate,
+  });
 
   return async (manager, id) => {
-    const rows = recordRows(manager);
-    const read = await rows.read(manager, statement, new Array<number>(parameterCount).fill(id));
-    const byPart = Array.from({ length: 1 + childParts.length }, () => [] as typeof read);
-    for (const row of read) byPart[Number(row.part)].push(row);
-    const [documentRow] = byPart[0];
-    if (!documentRow) return null;
-    const detail: Record<string, unknown> = {
-      document: rows.unionEntity(tables.document, documentRow),
-    };
-    childParts.forEach(({ key, target, order }, index) => {
-      // The parts' rows come in no particular order.
-      detail[key] = byPart[1 + index].map((row) => rows.unionEntity(target, row)).sort(order);
+    const read = await recordRows(manager).readFamily(manager, family, id);
+    if (!read) return null;
+    const detail: Record<string, unknown> = { document: read.record };
+    childTables.forEach(({ key, order }, index) => {
+      // A family's child rows come in no particular order.
+      detail[key] = read.children[index].sort(order);
     });
     if (withClientLanguage) {
       // Every document has a client; a missing row (never) reads as no language.
-      const language = rows.unionExtra(tables.document, documentRow, 0);
+      const language = read.extras[0];
       detail.clientLanguage = typeof language === 'string' ? language : '';
     }
     return detail as DocumentDetail<D, L, S, C>;
