@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { LosslessNumber, stringify } from 'lossless-json';
 import { jsonText } from './json-text';
 
@@ -57,6 +58,21 @@ describe('jsonText', () => {
 
   it.each(cases)('writes %s exactly as lossless-json does', (_case, value) => {
     expect(jsonText(value)).toBe(stringify(value));
+  });
+
+  it('writes any text, as value and as key, as lossless-json does (generated: lone surrogates, controls, quotes)', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({
+        unit: fc.constantFrom('"', '\\', '\u0000', '\u001f', '\ud800', '\udc00', 'é', '😀', 'a'),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(text, fc.oneof(text, fc.array(text))), (value) => {
+        expect(jsonText(value)).toBe(stringify(value));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('parses back to the same values', () => {
