@@ -12,8 +12,27 @@ const decimalTransformer = (scale: number) => ({
   to: (value: Decimal | null | undefined): string | null | undefined =>
     value instanceof Decimal ? value.toFixed(scale) : value,
   from: (value: string | number | null): Decimal | null =>
-    value === null ? null : new Decimal(String(value)),
+    value === null ? null : decimalRead(String(value)),
 });
+
+/**
+ * Decimals read, one instance per text: quantities, prices, rates and zero discounts repeat
+ * across lines and documents, and a Decimal is immutable, so reads share them rather than
+ * parse each again (about 0.45 µs a value; a 20-line invoice's read hydrates some 120).
+ * Bounded as lineTaxTexts below.
+ */
+const decimalsRead = new Map<string, Decimal>();
+const DECIMALS_READ = 10_000;
+
+function decimalRead(text: string): Decimal {
+  let value = decimalsRead.get(text);
+  if (value === undefined) {
+    value = new Decimal(text);
+    if (decimalsRead.size >= DECIMALS_READ) decimalsRead.clear();
+    decimalsRead.set(text, value);
+  }
+  return value;
+}
 
 /** Exact decimal with 4 places: money, quantities, unit prices. */
 export function DecimalColumn(options: ColumnOptions & { precision?: number } = {}) {
