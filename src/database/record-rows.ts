@@ -68,7 +68,7 @@ export interface FamilyRows {
 
 type FamilyBuilder = (rows: RecordRows) => Family;
 
-/** What `children()` answers on SQLite; MySQL and MariaDB would give null for no rows. */
+/** A child table's JSON column in a family read on SQLite (see the top). */
 interface ChildColumnsJson {
   count: number;
   columns: Record<string, unknown[] | null>;
